@@ -1,0 +1,20 @@
+/// @file calx.hpp
+/// @brief The umbrella header: calx's stable core. Optional pieces (calx/simd/, calx/cuda/)
+/// are included separately.
+#ifndef CALX_CALX_HPP
+#define CALX_CALX_HPP
+
+#include <calx/config.hpp>
+#include <calx/math.hpp>
+#include <calx/op_traits.hpp>
+#include <calx/ops/arithmetic.hpp>
+#include <calx/ops/exponential.hpp>
+#include <calx/ops/selection.hpp>
+#include <calx/ops/special.hpp>
+#include <calx/ops/trigonometric.hpp>
+#include <calx/program.hpp>
+#include <calx/to_string.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#endif // CALX_CALX_HPP

@@ -1,0 +1,41 @@
+/// @file config.hpp
+/// @brief The one place for calx's macros: namespace, host/device and inline markers.
+#ifndef CALX_CONFIG_HPP
+#define CALX_CONFIG_HPP
+
+/// Defined by every public header before it includes a `calx/detail/` header.
+#define CALX_PUBLIC_HEADER_INCLUDED 1
+
+#define CALX_VERSION_MAJOR 0
+#define CALX_VERSION_MINOR 1
+#define CALX_VERSION_PATCH 0
+
+#define CALX_BEGIN_NAMESPACE \
+  namespace calx {           \
+  inline namespace v0 {
+#define CALX_END_NAMESPACE \
+  }                        \
+  }
+
+// Every function that may run in a CUDA kernel is marked CALX_HOST_DEVICE.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define CALX_HOST_DEVICE __host__ __device__
+#else
+#define CALX_HOST_DEVICE
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CALX_INLINE inline __attribute__((always_inline))
+#else
+#define CALX_INLINE inline
+#endif
+
+// Concept checks with fix-it messages are on by default; translation units that are
+// rebuilt often may define CALX_DISABLE_CONCEPT_CHECKS to skip the diagnose paths.
+#ifdef CALX_DISABLE_CONCEPT_CHECKS
+#define CALX_CONCEPT_CHECKS 0
+#else
+#define CALX_CONCEPT_CHECKS 1
+#endif
+
+#endif // CALX_CONFIG_HPP

@@ -1,0 +1,14 @@
+/// @file detail/all_ops.hpp
+/// @brief Every built-in op's traits: what code that dispatches over the op registry needs.
+#ifndef CALX_DETAIL_ALL_OPS_HPP
+#define CALX_DETAIL_ALL_OPS_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/ops/arithmetic.hpp>
+#include <calx/ops/exponential.hpp>
+#include <calx/ops/selection.hpp>
+#include <calx/ops/special.hpp>
+#include <calx/ops/trigonometric.hpp>
+
+#endif // CALX_DETAIL_ALL_OPS_HPP

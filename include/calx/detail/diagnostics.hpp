@@ -1,0 +1,47 @@
+/// @file detail/diagnostics.hpp
+/// @brief Every compile-time message calx gives, in one place. Each names the API, says
+/// what is wrong and what to do.
+#ifndef CALX_DETAIL_DIAGNOSTICS_HPP
+#define CALX_DETAIL_DIAGNOSTICS_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#define CALX_MSG_BRANCH_ON_TRACER                                                              \
+  "calx: a traced comparison was used as a bool (an if, ?:, &&, || or std::max on a traced "   \
+  "value). calx traces the function once at compile time, so it cannot branch on values: "     \
+  "use calx::where(cond, a, b) to select, and calx::min / calx::max instead of std::min / std::max"
+
+#define CALX_MSG_CAPTURES                                                                      \
+  "calx: the function has state (a lambda with captures, or a function object with data "      \
+  "members); calx traces functions at compile time and needs a stateless callable. Pass the "  \
+  "captured values as arguments instead (and pick what to differentiate with calx::argnums)"
+
+#define CALX_MSG_NOT_CALLABLE                                                                  \
+  "calx: the function cannot be called with these arguments. calx calls it with one traced "   \
+  "value (calx::tracer) per float/double leaf of each argument: check the number of "          \
+  "arguments, and write the function as a generic lambda, e.g. [](auto x, auto y) { ... }"
+
+#define CALX_MSG_NOT_CONSTEXPR                                                                 \
+  "calx: the function could not be traced at compile time. Everything it calls must be "       \
+  "usable in a constant expression: lambdas are implicitly constexpr, but helper functions "   \
+  "must be declared constexpr, math must go through calx:: functions (calx::sin, not "         \
+  "std::sin), and it must not read globals or other runtime state (pass data as arguments)"
+
+#define CALX_MSG_BAD_LEAF                                                                      \
+  "calx: unsupported argument type. Arguments are float or double scalars, or std::array, "    \
+  "std::tuple or std::pair of them (nested as you like)"
+
+#define CALX_MSG_MIXED_PRECISION                                                               \
+  "calx: the arguments mix float and double leaves; calx compiles one program per precision. " \
+  "Convert them to one type before the call"
+
+#define CALX_MSG_BAD_OUTPUT                                                                    \
+  "calx: the function must return traced values: a calx::tracer (from arithmetic on its "      \
+  "arguments), or a std::tuple, std::pair or std::array of them. A plain number that does "    \
+  "not depend on the arguments is fine inside, but wrap constant outputs as x * 0 + c"
+
+#define CALX_MSG_BOOL_OUTPUT                                                                   \
+  "calx: the function returns a traced comparison (a mask). Return a real value, e.g. "        \
+  "calx::where(mask, 1.0, 0.0)"
+
+#endif // CALX_DETAIL_DIAGNOSTICS_HPP

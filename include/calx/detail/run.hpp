@@ -1,0 +1,50 @@
+/// @file detail/run.hpp
+/// @brief Running a program on flat leaves: codegen on numbers, inlining on tracers.
+#ifndef CALX_DETAIL_RUN_HPP
+#define CALX_DETAIL_RUN_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/codegen.hpp>
+#include <calx/detail/ir.hpp>
+#include <calx/detail/replay.hpp>
+#include <calx/tracer.hpp>
+
+#include <array>
+#include <type_traits>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+template <class Source>
+inline constexpr const auto& ir_v = materialized<Source>::value;
+
+/// Runs program `Source` on flat inputs. With numbers (or SIMD batches) this is the
+/// generated straight-line code; with tracers, the program is inlined into their trace,
+/// which is how transforms compose.
+template <class Source, class L, std::size_t NI>
+CALX_HOST_DEVICE constexpr auto run(const std::array<L, NI>& in) {
+  using IRT = typename materialized<Source>::ir_type;
+  static_assert(NI == IRT::input_count, "calx internal: flat input count mismatch");
+  std::array<L, IRT::output_count> out{};
+  if constexpr (std::is_same_v<L, tracer>) {
+    graph* g = nullptr;
+    std::vector<int> ids(NI);
+    for (std::size_t i = 0; i < NI; ++i) {
+      if (in[i].graph != nullptr) g = in[i].graph;
+      ids[i] = in[i].id;
+    }
+    if (g == nullptr) trace_error("calx: a transformed function was traced with no traced input");
+    const std::vector<int> res = replay(ir_v<Source>, *g, ids);
+    for (std::size_t o = 0; o < IRT::output_count; ++o) out[o] = tracer{res[o] < 0 ? nullptr : g, res[o]};
+  } else {
+    evaluate<materialized<Source>::value>(in.data(), out.data());
+  }
+  return out;
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_RUN_HPP

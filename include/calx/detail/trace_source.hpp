@@ -1,0 +1,140 @@
+/// @file detail/trace_source.hpp
+/// @brief Tracing a stateless callable: calls `F{}` in a constant expression on one tracer
+/// per leaf of each argument structure and records the resulting graph.
+#ifndef CALX_DETAIL_TRACE_SOURCE_HPP
+#define CALX_DETAIL_TRACE_SOURCE_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/diagnostics.hpp>
+#include <calx/detail/graph.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// A structure of fresh input tracers, leaves numbered in flattening order.
+template <class Tree>
+constexpr Tree make_inputs(graph& g) {
+  if constexpr (std::is_same_v<Tree, tracer>) {
+    return tracer{&g, g.input()};
+  } else if constexpr (requires { typename Tree::first_type; }) {
+    return Tree{make_inputs<typename Tree::first_type>(g), make_inputs<typename Tree::second_type>(g)};
+  } else if constexpr (requires(Tree t) { t[0]; }) {
+    Tree t{};
+    for (auto& e : t) e = make_inputs<std::remove_cvref_t<decltype(e)>>(g);
+    return t;
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return Tree{make_inputs<std::tuple_element_t<I, Tree>>(g)...};
+    }(std::make_index_sequence<std::tuple_size_v<Tree>>{});
+  }
+}
+
+/// What a traced function may return: tracers (and masks, refused later with a message)
+/// inside arrays, tuples and pairs.
+template <class T>
+struct traced_tree : std::bool_constant<std::is_same_v<T, tracer>> {};
+template <class T, std::size_t N>
+struct traced_tree<std::array<T, N>> : traced_tree<T> {};
+template <class... T>
+struct traced_tree<std::tuple<T...>> : std::bool_constant<(traced_tree<T>::value && ...)> {};
+template <class A, class B>
+struct traced_tree<std::pair<A, B>> : std::bool_constant<traced_tree<A>::value && traced_tree<B>::value> {};
+
+template <class T>
+struct has_mask_leaf : std::is_same<T, bool_tracer> {};
+template <class T, std::size_t N>
+struct has_mask_leaf<std::array<T, N>> : has_mask_leaf<T> {};
+template <class... T>
+struct has_mask_leaf<std::tuple<T...>> : std::bool_constant<(has_mask_leaf<T>::value || ...)> {};
+template <class A, class B>
+struct has_mask_leaf<std::pair<A, B>> : std::bool_constant<has_mask_leaf<A>::value || has_mask_leaf<B>::value> {};
+
+template <class Tree>
+constexpr void collect_outputs(graph& g, const Tree& t) {
+  if constexpr (std::is_same_v<Tree, tracer>) {
+    if (t.graph != nullptr && t.graph != &g)
+      trace_error("calx: the function returned a value traced by another transform");
+    g.outputs.push_back(t.id);
+  } else {
+    std::apply([&](const auto&... e) { (collect_outputs(g, e), ...); }, t);
+  }
+}
+
+/// `F` traced on argument structures `Trees...` (leaves: tracer).
+template <class F, class... Trees>
+struct trace_source {
+  using output_tree = std::remove_cvref_t<decltype(F{}(std::declval<const Trees&>()...))>;
+  static constexpr graph build() {
+    graph g;
+    // Braced initialisation numbers the inputs left to right.
+    std::tuple<Trees...> args{make_inputs<Trees>(g)...};
+    collect_outputs(g, std::apply(F{}, args));
+    return g;
+  }
+};
+
+/// Whether tracing `F` on `Trees...` is a constant expression (helpers constexpr, no
+/// runtime state read): a substitution failure here rather than a hard error lets calx
+/// say what is wrong.
+template <class Source>
+constexpr std::size_t traced_size() {
+  graph g = Source::build();  // destroyed in here: clang rejects a temporary graph in the template argument
+  return g.nodes.size();
+}
+template <class F, class... Trees>
+concept constant_traceable =
+    requires { typename std::integral_constant<std::size_t, traced_size<trace_source<F, Trees...>>()>; };
+
+/// The checks every entry point runs before tracing, in order, each with its fix-it
+/// message; later asserts are guarded so only the first failure is reported.
+template <class F, class... Trees>
+constexpr bool diagnose_traceable() {
+  constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+  static_assert(stateless, CALX_MSG_CAPTURES);
+  if constexpr (stateless) {
+    constexpr bool callable = std::is_invocable_v<const F&, const Trees&...>;
+    static_assert(callable, CALX_MSG_NOT_CALLABLE);
+    if constexpr (callable) {
+      using out = std::remove_cvref_t<std::invoke_result_t<const F&, const Trees&...>>;
+      static_assert(!has_mask_leaf<out>::value, CALX_MSG_BOOL_OUTPUT);
+      static_assert(has_mask_leaf<out>::value || traced_tree<out>::value, CALX_MSG_BAD_OUTPUT);
+      if constexpr (traced_tree<out>::value) {
+        static_assert(constant_traceable<F, Trees...>, CALX_MSG_NOT_CONSTEXPR);
+        return constant_traceable<F, Trees...>;
+      }
+    }
+  }
+  return false;
+}
+
+/// The arguments' common leaf type, checked: every leaf float or every leaf double
+/// (or every leaf a tracer, inside an outer trace).
+template <class... A>
+constexpr bool diagnose_arguments() {
+  constexpr bool valid = (tree_traits<std::remove_cvref_t<A>>::valid && ...);
+  static_assert(valid, CALX_MSG_BAD_LEAF);
+  if constexpr (valid && sizeof...(A) > 0) {
+    using L = typename tree_traits<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A...>>>>::first_leaf;
+    constexpr bool same = (leaves_are_v<A, L> && ...);
+    static_assert(same, CALX_MSG_MIXED_PRECISION);
+    return same;
+  }
+  return valid;
+}
+
+template <class... A>
+using common_leaf_t = typename tree_traits<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., double>>>>::first_leaf;
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_TRACE_SOURCE_HPP

@@ -1,0 +1,133 @@
+/// @file math.hpp
+/// @brief calx's math: `calx::sin`, `calx::where`, ... and the arithmetic operators on
+/// traced values. Each is one routing layer: on traced values it records an IR node, on
+/// plain float and double it runs the op's kernel, so a user's function also runs untransformed.
+#ifndef CALX_MATH_HPP
+#define CALX_MATH_HPP
+
+#include <calx/config.hpp>
+#include <calx/op_traits.hpp>
+#include <calx/tracer.hpp>
+
+#include <type_traits>
+
+CALX_BEGIN_NAMESPACE
+
+namespace detail {
+
+template <class... A>
+using plain_result_t = std::conditional_t<std::is_floating_point_v<std::common_type_t<A...>>,
+                                          std::common_type_t<A...>, double>;
+
+/// Records `Op` on traced operands, or evaluates its kernel on plain numbers.
+template <class Op, class... A>
+CALX_HOST_DEVICE constexpr auto apply(const A&... a) {
+  if constexpr ((traced<A> || ...)) {
+    return emit<Op>(a...);
+  } else {
+    using T = plain_result_t<A...>;
+    return op_traits<Op>::kernel(static_cast<T>(a)...);
+  }
+}
+
+// A variable template keeps the op's traits unneeded until a call (they are defined
+// after this header).
+template <class Op, class... A>
+inline constexpr bool arity_matches_v = sizeof...(A) == op_traits<Op>::arity;
+
+}  // namespace detail
+
+/// The function object behind `calx::sin`, `calx::pow`, ...: real operands, real result.
+template <class Op>
+struct op_fn {
+  template <trace_operand... A>
+    requires(detail::arity_matches_v<Op, A...> && ((!std::same_as<A, bool_tracer>) && ...))
+  CALX_HOST_DEVICE constexpr auto operator()(const A&... a) const {
+    return detail::apply<Op>(a...);
+  }
+};
+
+/// `calx::where(cond, a, b)`: `a` where `cond` holds, else `b`. The traced replacement for
+/// `cond ? a : b`. Under differentiation the cotangent flows only into the chosen branch,
+/// but a NaN or inf produced in the branch not taken still poisons `0 * inf`: guard the
+/// input of that branch too (the "double where" idiom, see docs/transforms.md).
+struct where_fn {
+  template <class C, trace_operand A, trace_operand B>
+    requires(std::same_as<C, bool_tracer> || std::same_as<C, bool>)
+  CALX_HOST_DEVICE constexpr auto operator()(const C& c, const A& a, const B& b) const {
+    if constexpr (traced<C> || traced<A> || traced<B>) {
+      if constexpr (std::same_as<C, bool>) {
+        detail::graph* g = detail::common_graph(a, b);
+        int id = c ? detail::operand_id(g, a) : detail::operand_id(g, b);
+        return tracer{id < 0 ? nullptr : g, id};
+      } else
+        return detail::emit<where_op>(c, a, b);
+    } else {
+      using T = detail::plain_result_t<A, B>;
+      return c ? static_cast<T>(a) : static_cast<T>(b);
+    }
+  }
+};
+
+inline constexpr op_fn<pow_op> pow{};
+inline constexpr op_fn<exp_op> exp{};
+inline constexpr op_fn<log_op> log{};
+inline constexpr op_fn<log1p_op> log1p{};
+inline constexpr op_fn<expm1_op> expm1{};
+inline constexpr op_fn<sqrt_op> sqrt{};
+inline constexpr op_fn<rsqrt_op> rsqrt{};
+inline constexpr op_fn<sin_op> sin{};
+inline constexpr op_fn<cos_op> cos{};
+inline constexpr op_fn<tan_op> tan{};
+inline constexpr op_fn<tanh_op> tanh{};
+inline constexpr op_fn<sigmoid_op> sigmoid{};
+inline constexpr op_fn<abs_op> abs{};
+inline constexpr op_fn<sign_op> sign{};
+inline constexpr op_fn<erf_op> erf{};
+inline constexpr op_fn<erfc_op> erfc{};
+inline constexpr op_fn<atan2_op> atan2{};
+inline constexpr op_fn<min_op> min{};
+inline constexpr op_fn<max_op> max{};
+inline constexpr op_fn<stop_gradient_op> stop_gradient{};
+inline constexpr where_fn where{};
+
+/// A real operand of a traced expression: a tracer or a plain number.
+template <class T>
+concept real_operand = std::same_as<std::remove_cvref_t<T>, tracer> || number<T>;
+
+#define CALX_TRACED_BINARY(sym, Op)                                                   \
+  template <real_operand A, real_operand B>                                           \
+    requires(std::same_as<A, tracer> || std::same_as<B, tracer>)                      \
+  constexpr auto operator sym(const A& a, const B& b) {                               \
+    return detail::emit<Op>(a, b);                                                    \
+  }
+
+CALX_TRACED_BINARY(+, add_op)
+CALX_TRACED_BINARY(-, sub_op)
+CALX_TRACED_BINARY(*, mul_op)
+CALX_TRACED_BINARY(/, div_op)
+CALX_TRACED_BINARY(<, lt_op)
+CALX_TRACED_BINARY(<=, le_op)
+CALX_TRACED_BINARY(>, gt_op)
+CALX_TRACED_BINARY(>=, ge_op)
+CALX_TRACED_BINARY(==, eq_op)
+CALX_TRACED_BINARY(!=, ne_op)
+#undef CALX_TRACED_BINARY
+
+template <std::same_as<tracer> T>
+constexpr tracer operator-(const T& a) { return detail::emit<neg_op>(a); }
+template <std::same_as<tracer> T>
+constexpr tracer operator+(const T& a) { return a; }
+
+template <real_operand B>
+constexpr tracer& operator+=(tracer& a, const B& b) { return a = a + b; }
+template <real_operand B>
+constexpr tracer& operator-=(tracer& a, const B& b) { return a = a - b; }
+template <real_operand B>
+constexpr tracer& operator*=(tracer& a, const B& b) { return a = a * b; }
+template <real_operand B>
+constexpr tracer& operator/=(tracer& a, const B& b) { return a = a / b; }
+
+CALX_END_NAMESPACE
+
+#endif // CALX_MATH_HPP

@@ -1,0 +1,171 @@
+/// @file ops/arithmetic.hpp
+/// @brief Inputs, constants, +, -, *, /, negation and stop_gradient: kernels, rules, folding.
+#ifndef CALX_OPS_ARITHMETIC_HPP
+#define CALX_OPS_ARITHMETIC_HPP
+
+#include <calx/config.hpp>
+#include <calx/math.hpp>
+#include <calx/op_traits.hpp>
+#include <calx/tracer.hpp>
+
+#include <array>
+
+CALX_BEGIN_NAMESPACE
+
+namespace detail {
+constexpr double const_value(const graph& g, int id) { return g.nodes[id].value; }
+constexpr bool both_constant(const graph& g, const int* in) {
+  return g.is_constant(in[0]) && g.is_constant(in[1]);
+}
+/// Commutative ops keep their operands in id order, so a*b and b*a are one node.
+constexpr void sort_operands(int* in) {
+  if (in[1] < in[0]) {
+    int t = in[0];
+    in[0] = in[1];
+    in[1] = t;
+  }
+}
+}  // namespace detail
+
+template <>
+struct op_traits<input_op> {
+  static constexpr const char* name = "input";
+  static constexpr int arity = 0;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+};
+
+template <>
+struct op_traits<constant_op> {
+  static constexpr const char* name = "constant";
+  static constexpr int arity = 0;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+};
+
+template <>
+struct op_traits<neg_op> {
+  static constexpr const char* name = "neg";
+  static constexpr int arity = 1;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr bool zero_preserving = true;
+  template <class T>
+  CALX_HOST_DEVICE static constexpr T kernel(const T& a) { return -a; }
+  static constexpr int simplify(detail::graph& g, int* in) {
+    if (in[0] < 0) return -1;
+    if (g.is_constant(in[0])) return g.constant(-detail::const_value(g, in[0]));
+    if (g.nodes[in[0]].op == detail::opcode_v<neg_op>) return g.nodes[in[0]].in[0];
+    return detail::no_simplification;
+  }
+  static constexpr auto jvp(const auto&, const auto&, const auto& t) { return -t; }
+  static constexpr std::array<tracer, 1> vjp(const auto& ct, const auto&, const auto&) { return {-ct}; }
+};
+
+template <>
+struct op_traits<add_op> {
+  static constexpr const char* name = "add";
+  static constexpr int arity = 2;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr bool zero_preserving = true;
+  template <class T>
+  CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a + b; }
+  static constexpr int simplify(detail::graph& g, int* in) {
+    if (in[0] < 0) return in[1];
+    if (in[1] < 0) return in[0];
+    if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) + detail::const_value(g, in[1]));
+    if (g.is_constant(in[0], 0.0)) return in[1];
+    if (g.is_constant(in[1], 0.0)) return in[0];
+    detail::sort_operands(in);
+    return detail::no_simplification;
+  }
+  static constexpr auto jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta + tb; }
+  static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto&, const auto&) { return {ct, ct}; }
+};
+
+template <>
+struct op_traits<sub_op> {
+  static constexpr const char* name = "sub";
+  static constexpr int arity = 2;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr bool zero_preserving = true;
+  template <class T>
+  CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a - b; }
+  static constexpr int simplify(detail::graph& g, int* in) {
+    if (in[1] < 0) return in[0];
+    if (in[0] < 0) return detail::emit<neg_op>(tracer{&g, in[1]}).id;
+    if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) - detail::const_value(g, in[1]));
+    if (g.is_constant(in[1], 0.0)) return in[0];
+    return detail::no_simplification;
+  }
+  static constexpr auto jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta - tb; }
+  static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto&, const auto&) { return {ct, -ct}; }
+};
+
+template <>
+struct op_traits<mul_op> {
+  static constexpr const char* name = "mul";
+  static constexpr int arity = 2;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr bool zero_preserving = true;
+  template <class T>
+  CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a * b; }
+  static constexpr int simplify(detail::graph& g, int* in) {
+    // A symbolic zero times anything is a symbolic zero (JAX's rule: no inf * 0 = NaN).
+    if (in[0] < 0 || in[1] < 0) return -1;
+    if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) * detail::const_value(g, in[1]));
+    if (g.is_constant(in[0], 1.0)) return in[1];
+    if (g.is_constant(in[1], 1.0)) return in[0];
+    if (g.is_constant(in[0], -1.0)) return detail::emit<neg_op>(tracer{&g, in[1]}).id;
+    if (g.is_constant(in[1], -1.0)) return detail::emit<neg_op>(tracer{&g, in[0]}).id;
+    detail::sort_operands(in);
+    return detail::no_simplification;
+  }
+  static constexpr auto jvp(const auto&, const auto& a, const auto& b, const auto& ta, const auto& tb) {
+    return ta * b + a * tb;
+  }
+  static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto& a, const auto& b) {
+    return {ct * b, a * ct};
+  }
+};
+
+template <>
+struct op_traits<div_op> {
+  static constexpr const char* name = "div";
+  static constexpr int arity = 2;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr bool zero_preserving = true;
+  template <class T>
+  CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a / b; }
+  static constexpr int simplify(detail::graph& g, int* in) {
+    if (in[0] < 0) return -1;
+    if (in[1] < 0) detail::trace_error("calx internal: division by a symbolic zero");
+    if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) / detail::const_value(g, in[1]));
+    if (g.is_constant(in[1], 1.0)) return in[0];
+    return detail::no_simplification;
+  }
+  static constexpr auto jvp(const auto& y, const auto&, const auto& b, const auto& ta, const auto& tb) {
+    return (ta - tb * y) / b;
+  }
+  static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto& y, const auto&, const auto& b) {
+    tracer ga = ct / b;
+    return {ga, -(ga * y)};
+  }
+};
+
+/// Identity on values; its derivative is zero in every mode.
+template <>
+struct op_traits<stop_gradient_op> {
+  static constexpr const char* name = "stop_gradient";
+  static constexpr int arity = 1;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+  template <class T>
+  CALX_HOST_DEVICE static constexpr T kernel(const T& a) { return a; }
+  static constexpr int simplify(detail::graph& g, int* in) {
+    if (in[0] < 0 || g.is_constant(in[0])) return in[0];
+    return detail::no_simplification;
+  }
+  static constexpr auto jvp(const auto&, const auto&, const auto&) { return tracer{}; }
+  static constexpr std::array<tracer, 1> vjp(const auto&, const auto&, const auto&) { return {tracer{}}; }
+};
+
+CALX_END_NAMESPACE
+
+#endif // CALX_OPS_ARITHMETIC_HPP

@@ -1,0 +1,71 @@
+/// @file program.hpp
+/// @brief `calx::program`: a traced function's IR held as a compile-time constant, and
+/// `calx::trace(f, args...)`, which makes one (like `jax.make_jaxpr`).
+#ifndef CALX_PROGRAM_HPP
+#define CALX_PROGRAM_HPP
+
+#include <calx/config.hpp>
+#include <calx/detail/ir.hpp>
+#include <calx/detail/run.hpp>
+#include <calx/detail/trace_source.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#include <array>
+#include <type_traits>
+
+CALX_BEGIN_NAMESPACE
+
+/// A traced function: its IR as a `static constexpr` member, keyed by the function's type
+/// and argument structure, and evaluated by generated straight-line code when called.
+/// `Leaf` is the precision it was traced for (float or double), used when printing.
+///
+/// @tparam Source  a type whose `static constexpr graph build()` makes the IR.
+/// @tparam Leaf    float or double.
+/// @tparam Args    the argument structures (leaves `tracer`).
+template <class Source, class Leaf, class... Args>
+struct program {
+  using value_type = Leaf;
+  using output_tree = typename Source::output_tree;
+  static constexpr const auto& ir = detail::ir_v<Source>;
+
+  /// Runs the program on arguments with the traced structure (float or double leaves).
+  template <class... A>
+    requires(sizeof...(A) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<A, tracer>, Args> && ...))
+  constexpr auto operator()(const A&... a) const {
+    using L = detail::common_leaf_t<A...>;
+    std::array<L, (std::size_t{0} + ... + detail::leaf_count_v<A>)> flat{};
+    L* p = flat.data();
+    ((p = detail::flatten_into(a, p)), ...);
+    return detail::unflatten<detail::rebind_t<output_tree, L>>(detail::run<Source>(flat));
+  }
+};
+
+namespace detail {
+/// Returned after a failed diagnosis so that only calx's message is shown.
+struct invalid_program {
+  template <class... A>
+  constexpr double operator()(const A&...) const { return 0; }
+};
+}  // namespace detail
+
+/// The program of `f` for arguments shaped like `args` (float or double leaves, in
+/// std::array / std::tuple / std::pair). `f` must be stateless; see the README.
+///
+/// Example: `calx::to_string(calx::trace([](auto x) { return calx::sin(x) * x; }, 1.0))`
+struct trace_fn {
+  template <class F, class... A>
+  constexpr auto operator()(const F&, const A&...) const {
+    if constexpr (detail::diagnose_arguments<A...>() &&
+                  detail::diagnose_traceable<F, detail::rebind_t<A, tracer>...>())
+      return program<detail::trace_source<F, detail::rebind_t<A, tracer>...>, detail::common_leaf_t<A...>,
+                     detail::rebind_t<A, tracer>...>{};
+    else
+      return detail::invalid_program{};
+  }
+};
+inline constexpr trace_fn trace{};
+
+CALX_END_NAMESPACE
+
+#endif // CALX_PROGRAM_HPP

@@ -1,0 +1,86 @@
+/// @file to_string.hpp
+/// @brief `calx::to_string(program)`: the IR printed like `jax.make_jaxpr`.
+#ifndef CALX_TO_STRING_HPP
+#define CALX_TO_STRING_HPP
+
+#include <calx/config.hpp>
+#include <calx/detail/graph.hpp>
+#include <calx/detail/replay.hpp>
+#include <calx/program.hpp>
+
+#include <charconv>
+#include <string>
+#include <type_traits>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// jaxpr-style names: a, b, ..., z, ba, bb, ...
+inline std::string value_name(int k) {
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('a' + k % 26));
+    k /= 26;
+  } while (k > 0);
+  return s;
+}
+
+inline std::string number_text(double v) {
+  char buf[32];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, res.ptr);
+  if (s.find_first_of(".einn") == std::string::npos) s += ".0";
+  return s;
+}
+
+inline const char* op_name(std::uint16_t code) {
+  const char* name = "?";
+  visit_op(code, [&]<class Op>(type_identity<Op>) { name = op_traits<Op>::name; });
+  return name;
+}
+
+template <class IR>
+std::string ir_text(const IR& r, const char* real_type) {
+  std::string names[IR::size == 0 ? 1 : IR::size];
+  int next = 0;
+  auto ref = [&](int id) {
+    const node& n = r.nodes[id];
+    if (n.op == constant_opcode)
+      return n.kind == value_kind::boolean ? std::string(n.value != 0 ? "True" : "False") : number_text(n.value);
+    return names[id];
+  };
+  auto typed = [&](int id) {
+    return names[id] + ":" + (r.nodes[id].kind == value_kind::boolean ? "bool" : real_type);
+  };
+  std::string s = "{ lambda ";
+  for (std::size_t i = 0; i < IR::input_count; ++i) {
+    names[r.inputs[i]] = value_name(next++);
+    s += (i ? " " : "") + typed(r.inputs[i]);
+  }
+  s += IR::input_count ? " . let\n" : ". let\n";
+  for (std::size_t j = 0; j < IR::size; ++j) {
+    const node& n = r.nodes[j];
+    if (n.op == input_opcode || n.op == constant_opcode) continue;
+    names[j] = value_name(next++);
+    s += "    " + typed(static_cast<int>(j)) + " = " + op_name(n.op);
+    for (int a : n.in)
+      if (a >= 0) s += " " + ref(a);
+    s += "\n";
+  }
+  s += "  in (";
+  for (std::size_t o = 0; o < IR::output_count; ++o) s += (o ? ", " : "") + ref(r.outputs[o]);
+  return s + ") }";
+}
+
+}  // namespace detail
+
+/// The IR of `p` as text, one node a line, like `jax.make_jaxpr`:
+/// `{ lambda a:f64 . let  b:f64 = sin a  in (b) }`.
+template <class Source, class Leaf, class... Args>
+std::string to_string(const program<Source, Leaf, Args...>& p) {
+  return detail::ir_text(p.ir, std::is_same_v<Leaf, float> ? "f32" : "f64");
+}
+
+CALX_END_NAMESPACE
+
+#endif // CALX_TO_STRING_HPP

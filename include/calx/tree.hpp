@@ -1,0 +1,111 @@
+/// @file tree.hpp
+/// @brief Argument and result structures ("pytrees"): float/double/tracer leaves inside
+/// std::array, std::tuple and std::pair, nested freely. Transforms flatten them into the
+/// program's flat inputs and rebuild results of the same shape.
+#ifndef CALX_TREE_HPP
+#define CALX_TREE_HPP
+
+#include <calx/config.hpp>
+#include <calx/tracer.hpp>
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+
+/// A leaf of a structure: a float, a double, or a traced value.
+template <class T>
+concept tree_leaf = std::is_floating_point_v<T> || std::same_as<T, tracer>;
+
+namespace detail {
+
+template <class T>
+struct tree_traits {
+  static constexpr bool valid = tree_leaf<T>;
+  static constexpr std::size_t leaves = 1;
+  template <class L>
+  using rebind = L;
+  using first_leaf = T;
+};
+
+template <class T, std::size_t N>
+struct tree_traits<std::array<T, N>> {
+  static constexpr bool valid = tree_traits<T>::valid;
+  static constexpr std::size_t leaves = N * tree_traits<T>::leaves;
+  template <class L>
+  using rebind = std::array<typename tree_traits<T>::template rebind<L>, N>;
+  using first_leaf = typename tree_traits<T>::first_leaf;
+};
+
+template <class... T>
+struct tree_traits<std::tuple<T...>> {
+  static constexpr bool valid = (tree_traits<T>::valid && ...);
+  static constexpr std::size_t leaves = (std::size_t{0} + ... + tree_traits<T>::leaves);
+  template <class L>
+  using rebind = std::tuple<typename tree_traits<T>::template rebind<L>...>;
+  using first_leaf = typename tree_traits<std::tuple_element_t<0, std::tuple<T..., double>>>::first_leaf;
+};
+
+template <class A, class B>
+struct tree_traits<std::pair<A, B>> {
+  static constexpr bool valid = tree_traits<A>::valid && tree_traits<B>::valid;
+  static constexpr std::size_t leaves = tree_traits<A>::leaves + tree_traits<B>::leaves;
+  template <class L>
+  using rebind = std::pair<typename tree_traits<A>::template rebind<L>, typename tree_traits<B>::template rebind<L>>;
+  using first_leaf = typename tree_traits<A>::first_leaf;
+};
+
+template <class T>
+inline constexpr std::size_t leaf_count_v = tree_traits<std::remove_cvref_t<T>>::leaves;
+
+/// The structure `T` with every leaf replaced by `L`.
+template <class T, class L>
+using rebind_t = typename tree_traits<std::remove_cvref_t<T>>::template rebind<L>;
+
+/// Whether every leaf of `T` has type `L` (`T` is `rebind_t<T, L>`).
+template <class T, class L>
+inline constexpr bool leaves_are_v = std::is_same_v<std::remove_cvref_t<T>, rebind_t<T, L>>;
+
+/// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
+template <class T, class L>
+CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
+  if constexpr (tree_leaf<T>) {
+    *out = static_cast<L>(t);
+    return out + 1;
+  } else {
+    std::apply([&](const auto&... e) { ((out = flatten_into(e, out)), ...); }, t);
+    return out;
+  }
+}
+
+/// Builds a `T` from leaves read from `in[0..]` in the order `flatten_into` writes them.
+template <class T, class L>
+CALX_HOST_DEVICE constexpr T unflatten_from(const L*& in) {
+  if constexpr (tree_leaf<T>) {
+    return static_cast<T>(*in++);
+  } else if constexpr (requires { std::tuple_size<T>::value; } && !requires { typename T::first_type; } &&
+                       requires(T t) { t[0]; }) {
+    T t{};
+    for (auto& e : t) e = unflatten_from<std::remove_cvref_t<decltype(e)>>(in);
+    return t;
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return T{unflatten_from<std::tuple_element_t<I, T>>(in)...};
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  }
+}
+
+template <class T, class L, std::size_t N>
+CALX_HOST_DEVICE constexpr T unflatten(const std::array<L, N>& a, std::size_t offset = 0) {
+  const L* p = a.data() + offset;
+  return unflatten_from<T>(p);
+}
+
+}  // namespace detail
+
+CALX_END_NAMESPACE
+
+#endif // CALX_TREE_HPP
