@@ -16,9 +16,16 @@
 
 CALX_BEGIN_NAMESPACE
 
-/// A leaf of a structure: a float, a double, or a traced value.
+namespace detail {
+/// Extra leaf types: calx/simd/batch.hpp adds xsimd batches of float and double.
 template <class T>
-concept tree_leaf = std::is_floating_point_v<T> || std::same_as<T, tracer>;
+struct is_extra_leaf : std::false_type {};
+}  // namespace detail
+
+/// A leaf of a structure: a float, a double, a traced value, or (with calx/simd/batch.hpp)
+/// an xsimd batch of floats or doubles, which evaluates one sample per lane.
+template <class T>
+concept tree_leaf = std::is_floating_point_v<T> || std::same_as<T, tracer> || detail::is_extra_leaf<T>::value;
 
 namespace detail {
 
