@@ -4,7 +4,14 @@
 #ifndef CALX_CALX_HPP
 #define CALX_CALX_HPP
 
+#include <calx/argnums.hpp>
 #include <calx/config.hpp>
+#include <calx/grad.hpp>
+#include <calx/hessian.hpp>
+#include <calx/jacfwd.hpp>
+#include <calx/jacrev.hpp>
+#include <calx/jvp.hpp>
+#include <calx/linearize.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>
@@ -16,5 +23,7 @@
 #include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
+#include <calx/value_and_grad.hpp>
+#include <calx/vjp.hpp>
 
 #endif // CALX_CALX_HPP

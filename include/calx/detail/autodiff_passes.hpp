@@ -1,10 +1,11 @@
 /// @file detail/autodiff_passes.hpp
-/// @brief The differentiation passes, IR -> IR inside constant evaluation.
-/// - `jvp_graph`: inputs (primals, tangents of the masked inputs) -> (outputs, output tangents).
-/// - `vjp_graph`: inputs (primals[, output cotangents]) -> (outputs, cotangents of the masked
-///   inputs); without cotangent inputs every output is seeded with 1 (gradients).
-/// Tangents and cotangents known to be zero are symbolic (no node); rules are only called
-/// where something nonzero flows, and dead nodes are dropped by `finalize`.
+/// @brief The differentiation passes, run inside constant evaluation on a finished IR `r`
+/// while building a new graph `g`:
+/// - `replay_all`: the primal nodes of `r` in `g` (ids per node of `r`);
+/// - `push_tangents`: forward mode, a tangent id per node from tangents of the inputs;
+/// - `pull_cotangents`: reverse mode, cotangents of the inputs from seeds on the outputs.
+/// Tangents and cotangents known to be zero are symbolic (id -1, no node); rules are
+/// called only where something nonzero flows, and `finalize` drops what is unused.
 #ifndef CALX_DETAIL_AUTODIFF_PASSES_HPP
 #define CALX_DETAIL_AUTODIFF_PASSES_HPP
 
@@ -15,29 +16,33 @@
 #include <calx/op_traits.hpp>
 #include <calx/tracer.hpp>
 
-#include <array>
 #include <vector>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-template <class IR, class Mask>
-constexpr graph jvp_graph(const IR& r, const Mask& wrt) {
-  graph g;
-  std::vector<int> pin(IR::input_count), tin(IR::input_count, -1);
-  for (std::size_t i = 0; i < IR::input_count; ++i) pin[i] = g.input();
-  for (std::size_t i = 0; i < IR::input_count; ++i)
-    if (wrt[i]) tin[i] = g.input();
-  std::vector<int> p(IR::size, -1), t(IR::size, -1);
+template <class IR>
+constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<int>& in_ids) {
+  std::vector<int> p(IR::size, -1);
+  for (std::size_t j = 0; j < IR::size; ++j)
+    p[j] = r.nodes[j].op == input_opcode ? in_ids[static_cast<std::size_t>(r.nodes[j].value)]
+                                         : replay_node(g, r.nodes, static_cast<int>(j), p);
+  return p;
+}
+
+constexpr tracer in_graph(graph& g, int id) { return tracer{id < 0 ? nullptr : &g, id}; }
+
+/// Forward mode: `tin[i]` is the tangent of flat input i (-1: zero).
+template <class IR>
+constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vector<int>& p,
+                                         const std::vector<int>& tin) {
+  std::vector<int> t(IR::size, -1);
   for (std::size_t j = 0; j < IR::size; ++j) {
     const node& n = r.nodes[j];
     if (n.op == input_opcode) {
-      const auto pos = static_cast<std::size_t>(n.value);
-      p[j] = pin[pos];
-      t[j] = tin[pos];
+      t[j] = tin[static_cast<std::size_t>(n.value)];
       continue;
     }
-    p[j] = replay_node(g, r.nodes, static_cast<int>(j), p);
     if (n.op == constant_opcode || n.kind == value_kind::boolean) continue;
     bool any = false;
     for (int a : n.in)
@@ -46,64 +51,86 @@ constexpr graph jvp_graph(const IR& r, const Mask& wrt) {
     visit_op(n.op, [&]<class Op>(type_identity<Op>) {
       if constexpr (op_traits<Op>::arity > 0 && op_traits<Op>::result == value_kind::real) {
         t[j] = [&]<int... I>(std::integer_sequence<int, I...>) {
-          return op_traits<Op>::jvp(tracer{&g, p[j]}, operand<Op, I>(g, p[n.in[I]])...,
-                                    tracer{t[n.in[I]] < 0 ? nullptr : &g, t[n.in[I]]}...)
+          return op_traits<Op>::jvp(in_graph(g, p[j]), operand<Op, I>(g, p[n.in[I]])...,
+                                    in_graph(g, t[n.in[I]])...)
               .id;
         }(std::make_integer_sequence<int, op_traits<Op>::arity>{});
       }
     });
   }
-  for (int o : r.outputs) g.outputs.push_back(p[o]);
-  for (int o : r.outputs) g.outputs.push_back(t[o]);
-  return g;
+  return t;
 }
 
+/// Reverse mode: `seed[o]` is the cotangent of output o (-1: zero); returns the cotangent
+/// of each flat input with `wrt[i]` set (-1: zero). Only nodes that depend on a `wrt`
+/// input receive cotangents.
 template <class IR, class Mask>
-constexpr graph vjp_graph(const IR& r, const Mask& wrt, bool cotangent_inputs) {
-  graph g;
-  std::vector<int> pin(IR::input_count);
-  for (std::size_t i = 0; i < IR::input_count; ++i) pin[i] = g.input();
-  // Which nodes depend on a differentiated input: only they receive cotangents.
+constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vector<int>& p,
+                                           const std::vector<int>& seed, const Mask& wrt) {
   std::vector<char> active(IR::size, 0);
-  std::vector<int> p(IR::size, -1);
   for (std::size_t j = 0; j < IR::size; ++j) {
     const node& n = r.nodes[j];
-    if (n.op == input_opcode) {
-      p[j] = pin[static_cast<std::size_t>(n.value)];
+    if (n.op == input_opcode)
       active[j] = wrt[static_cast<std::size_t>(n.value)] ? 1 : 0;
-      continue;
-    }
-    p[j] = replay_node(g, r.nodes, static_cast<int>(j), p);
-    if (n.kind == value_kind::real)
+    else if (n.kind == value_kind::real)
       for (int a : n.in)
         if (a >= 0 && active[a]) active[j] = 1;
   }
   std::vector<int> ct(IR::size, -1);
-  for (std::size_t o = 0; o < IR::output_count; ++o) {
-    const int seed = cotangent_inputs ? g.input() : g.constant(1.0);
-    const int at = r.outputs[o];
-    if (active[at]) ct[at] = (tracer{&g, ct[at]} + tracer{&g, seed}).id;
-  }
+  auto accumulate = [&](int at, const tracer& c) {
+    if (!active[at] || c.is_zero()) return;
+    ct[at] = ct[at] < 0 ? c.id : (in_graph(g, ct[at]) + c).id;
+  };
+  for (std::size_t o = 0; o < IR::output_count; ++o) accumulate(r.outputs[o], in_graph(g, seed[o]));
   for (std::size_t jj = IR::size; jj-- > 0;) {
     const node& n = r.nodes[jj];
     if (ct[jj] < 0 || n.op == input_opcode || n.kind == value_kind::boolean) continue;
     visit_op(n.op, [&]<class Op>(type_identity<Op>) {
       if constexpr (op_traits<Op>::arity > 0 && op_traits<Op>::result == value_kind::real) {
         const auto cts = [&]<int... I>(std::integer_sequence<int, I...>) {
-          return op_traits<Op>::vjp(tracer{&g, ct[jj]}, tracer{&g, p[jj]}, operand<Op, I>(g, p[n.in[I]])...);
+          return op_traits<Op>::vjp(in_graph(g, ct[jj]), in_graph(g, p[jj]), operand<Op, I>(g, p[n.in[I]])...);
         }(std::make_integer_sequence<int, op_traits<Op>::arity>{});
-        for (int i = 0; i < op_traits<Op>::arity; ++i) {
-          const int a = n.in[i];
-          if (!active[a] || cts[i].is_zero()) continue;
-          ct[a] = ct[a] < 0 ? cts[i].id : (tracer{&g, ct[a]} + cts[i]).id;
-        }
+        for (int i = 0; i < op_traits<Op>::arity; ++i) accumulate(n.in[i], cts[i]);
       }
     });
   }
-  for (int o : r.outputs) g.outputs.push_back(p[o]);
+  std::vector<int> out(IR::input_count, -1);
   for (std::size_t i = 0; i < IR::input_count; ++i)
-    if (wrt[i]) g.outputs.push_back(ct[r.inputs[i]]);
-  return g;
+    if (wrt[i]) out[i] = ct[r.inputs[i]];
+  return out;
+}
+
+/// Partial evaluation: with the first `known` inputs known, which nodes can be computed
+/// before the rest arrive, and which of those the rest needs (the residuals).
+template <class IR>
+constexpr std::vector<char> known_nodes(const IR& r, std::size_t known) {
+  std::vector<char> k(IR::size, 1);
+  for (std::size_t j = 0; j < IR::size; ++j) {
+    const node& n = r.nodes[j];
+    if (n.op == input_opcode)
+      k[j] = static_cast<std::size_t>(n.value) < known ? 1 : 0;
+    else
+      for (int a : n.in)
+        if (a >= 0 && !k[a]) k[j] = 0;
+  }
+  return k;
+}
+
+/// Known, non-constant nodes read by unknown nodes or by outputs from `first_late_output` on.
+template <class IR>
+constexpr std::vector<int> residual_nodes(const IR& r, std::size_t known, std::size_t first_late_output) {
+  const std::vector<char> k = known_nodes(r, known);
+  std::vector<char> needed(IR::size, 0);
+  for (std::size_t j = 0; j < IR::size; ++j)
+    if (!k[j])
+      for (int a : r.nodes[j].in)
+        if (a >= 0 && k[a]) needed[a] = 1;
+  for (std::size_t o = first_late_output; o < IR::output_count; ++o)
+    if (k[r.outputs[o]]) needed[r.outputs[o]] = 1;
+  std::vector<int> res;
+  for (std::size_t j = 0; j < IR::size; ++j)
+    if (needed[j] && r.nodes[j].op != constant_opcode) res.push_back(static_cast<int>(j));
+  return res;
 }
 
 }  // namespace detail

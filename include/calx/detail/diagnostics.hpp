@@ -44,4 +44,39 @@
   "calx: the function returns a traced comparison (a mask). Return a real value, e.g. "        \
   "calx::where(mask, 1.0, 0.0)"
 
+// Messages for the transforms take the API's name, a string literal, e.g.
+// CALX_MSG_NOT_SCALAR("grad").
+#define CALX_MSG_CAPTURES_IN(api)                                                              \
+  "calx::" api ": the function captures state (a lambda with captures, or a function object "   \
+  "with data members); calx traces functions at compile time and needs a stateless callable. " \
+  "Pass the captured values as arguments instead (and use calx::argnums to pick what to "      \
+  "differentiate)"
+
+#define CALX_MSG_NOT_SCALAR(api)                                                               \
+  "calx::" api ": the function must return one scalar (a float or double), but it returns "     \
+  "several values. For functions with several outputs use calx::jacrev, calx::jacfwd or "      \
+  "calx::vjp"
+
+#define CALX_MSG_ARGNUMS_EMPTY(api) "calx::" api ": calx::argnums<> is empty; name at least one argument, e.g. calx::argnums<0>"
+#define CALX_MSG_ARGNUMS_RANGE(api)                                                            \
+  "calx::" api ": an index in calx::argnums is out of range for the number of arguments the "   \
+  "function was called with (valid: 0 .. n-1, or -n .. -1 counting from the end)"
+#define CALX_MSG_ARGNUMS_UNIQUE(api) "calx::" api ": calx::argnums names the same argument twice"
+#define CALX_MSG_BAD_OPTION(api)                                                               \
+  "calx::" api ": unknown option; the options are calx::argnums<...> and calx::has_aux"
+#define CALX_MSG_AUX_PAIR(api)                                                                 \
+  "calx::" api ": with calx::has_aux the function must return std::pair{value, aux}"
+#define CALX_MSG_TANGENT_STRUCTURE                                                             \
+  "calx::jvp: the tangents must have the same structure and precision as the primals "         \
+  "(one tangent per primal, std::tuple{tx, ty} for std::tuple{x, y})"
+#define CALX_MSG_JVP_TUPLES                                                                    \
+  "calx::jvp(f, primals, tangents): primals and tangents are std::tuple{...} of the arguments, " \
+  "e.g. calx::jvp(f, std::tuple{x, y}, std::tuple{tx, ty})"
+#define CALX_MSG_COTANGENT_STRUCTURE                                                           \
+  "calx::vjp: the pullback takes one cotangent with the structure and precision of the "       \
+  "function's output (a scalar for a scalar function)"
+#define CALX_MSG_LINEAR_TANGENT_STRUCTURE                                                      \
+  "calx::linearize: the linear map takes one tangent per primal, each with the primal's "       \
+  "structure and precision"
+
 #endif // CALX_DETAIL_DIAGNOSTICS_HPP

@@ -1,0 +1,113 @@
+/// @file detail/gradient.hpp
+/// @brief The transforms that return function objects: grad and value_and_grad (reverse
+/// mode with a unit seed), jacfwd and jacrev (a full Jacobian by forward or reverse
+/// passes). Each is an empty type, so it is itself a stateless function calx can trace:
+/// grad(grad(f)), jacfwd(jacrev(f)), vmap(grad(f)) compose by inlining.
+#ifndef CALX_DETAIL_GRADIENT_HPP
+#define CALX_DETAIL_GRADIENT_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/transform_support.hpp>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+enum class derivative_kind { grad, value_and_grad, jacfwd, jacrev };
+
+// One static_assert per API so each message names the function the user called.
+#define CALX_ASSERT_API(kind, cond, MSG)                                                  \
+  static_assert((kind) != derivative_kind::grad || (cond), MSG("grad"));                  \
+  static_assert((kind) != derivative_kind::value_and_grad || (cond), MSG("value_and_grad")); \
+  static_assert((kind) != derivative_kind::jacfwd || (cond), MSG("jacfwd"));              \
+  static_assert((kind) != derivative_kind::jacrev || (cond), MSG("jacrev"))
+
+template <derivative_kind Kind, class Info, bool AuxOk, bool Scalar>
+constexpr bool diagnose_derivative() {
+  if constexpr (Kind == derivative_kind::grad) {
+    CALX_CHECK_ARGNUMS("grad", Info);
+  } else if constexpr (Kind == derivative_kind::value_and_grad) {
+    CALX_CHECK_ARGNUMS("value_and_grad", Info);
+  } else if constexpr (Kind == derivative_kind::jacfwd) {
+    CALX_CHECK_ARGNUMS("jacfwd", Info);
+  } else {
+    CALX_CHECK_ARGNUMS("jacrev", Info);
+  }
+  if constexpr (Info::ok) {
+    CALX_ASSERT_API(Kind, AuxOk, CALX_MSG_AUX_PAIR);
+    constexpr bool scalar_ok = Scalar || Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev;
+    if constexpr (AuxOk) {
+      CALX_ASSERT_API(Kind, scalar_ok, CALX_MSG_NOT_SCALAR);
+    }
+    return AuxOk && scalar_ok;
+  }
+  return false;
+}
+
+/// `F`'s derivative with respect to the arguments `Argnums`, of kind `Kind`.
+template <class F, class Argnums, bool Aux, derivative_kind Kind>
+struct derivative_transform {
+  template <class... A>
+  constexpr auto operator()(const A&... a) const {
+    if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
+      using C = traced_call<F, A...>;
+      using Split = split_output<typename C::output_tree, Aux>;
+      using Info = argnums_info<Argnums, sizeof...(A)>;
+      using V = typename Split::value;
+      if constexpr (diagnose_derivative<Kind, Info, Split::valid, std::is_same_v<V, tracer>>()) {
+        return compute<C, Split, Info>(a...);
+      }
+    }
+  }
+
+ private:
+  template <class C, class Split, class Info, class... A>
+  static constexpr auto compute(const A&... a) {
+    using L = typename C::leaf;
+    using V = typename Split::value;
+    using S = wrt_spec<C, Info>;
+    using GR = typename grad_result<Info, L, A...>::type;
+    using Outs = range_spec<0, leaf_count_v<V>>;
+    constexpr bool reverse = Kind != derivative_kind::jacfwd;
+    using Source = std::conditional_t<Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad,
+                                      vjp_source<typename C::source, S, Outs, false>,
+                                      jacobian_source<typename C::source, S, Outs, !reverse>>;
+    const auto out = run<Source>(flatten_args<L>(a...));
+    using Result = std::conditional_t<(Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev),
+                                      rebind_t<V, GR>, GR>;
+    const Result d = unflatten<Result>(out, C::outputs);
+    if constexpr (Aux) {
+      const auto aux = unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>);
+      if constexpr (Kind == derivative_kind::value_and_grad)
+        return std::pair{std::pair{out[0], aux}, d};
+      else
+        return std::pair{d, aux};
+    } else if constexpr (Kind == derivative_kind::value_and_grad) {
+      return std::pair{out[0], d};
+    } else {
+      return d;
+    }
+  }
+};
+
+/// The function object behind calx::grad, calx::value_and_grad, calx::jacfwd, calx::jacrev.
+template <derivative_kind Kind>
+struct derivative_fn {
+  template <class F, class... Opts>
+  constexpr auto operator()(const F&, const Opts&...) const {
+    using O = transform_options<Opts...>;
+    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    CALX_ASSERT_API(Kind, stateless, CALX_MSG_CAPTURES_IN);
+    CALX_ASSERT_API(Kind, O::valid, CALX_MSG_BAD_OPTION);
+    return derivative_transform<F, typename O::argnums, O::aux, Kind>{};
+  }
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_GRADIENT_HPP

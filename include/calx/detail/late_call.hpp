@@ -1,0 +1,57 @@
+/// @file detail/late_call.hpp
+/// @brief The second half of a partially evaluated program (a vjp's pullback,
+/// linearize's linear map): it holds the residuals the first half computed and runs only
+/// the part that depends on the late inputs, as often as it is called.
+#ifndef CALX_DETAIL_LATE_CALL_HPP
+#define CALX_DETAIL_LATE_CALL_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/transform_support.hpp>
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// Flat leaves of `a...` as `L`; number leaves become constants when `L` is a tracer.
+template <class L, class... A>
+constexpr auto flatten_as(graph* g, const A&... a) {
+  if constexpr (std::is_same_v<L, tracer> && !(leaves_are_v<A, tracer> && ...)) {
+    std::array<double, (std::size_t{0} + ... + leaf_count_v<A>)> plain{};
+    std::array<tracer, plain.size()> flat{};
+    double* p = plain.data();
+    ((p = flatten_into(a, p)), ...);
+    for (std::size_t i = 0; i < plain.size(); ++i) flat[i] = tracer{g, g->constant(plain[i])};
+    return flat;
+  } else {
+    return flatten_args<L>(a...);
+  }
+}
+
+template <class L, std::size_t N>
+constexpr graph* graph_in(const std::array<L, N>& a) {
+  if constexpr (std::is_same_v<L, tracer>)
+    for (const tracer& t : a)
+      if (t.graph != nullptr) return t.graph;
+  return nullptr;
+}
+
+template <class Late, class L, std::size_t R>
+struct late_call {
+  std::array<L, R> residuals{};
+  graph* trace = nullptr;  // the trace the residuals live in, when L is a tracer
+
+  template <class Result, class... A>
+  constexpr Result call(const A&... a) const {
+    const auto out = run<Late>(concat(residuals, flatten_as<L>(trace, a...)));
+    return unflatten<Result>(out);
+  }
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_LATE_CALL_HPP

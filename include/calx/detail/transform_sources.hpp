@@ -1,0 +1,175 @@
+/// @file detail/transform_sources.hpp
+/// @brief The programs transforms derive, as types: each has `static constexpr graph
+/// build()` over the materialized IR of an inner program, so a composition such as
+/// grad(grad(f)) is a chain of types, each IR computed once at compile time.
+///
+/// `Wrt::leaves` lists flat input indices (in the order results are returned) and
+/// `Outs::leaves` flat output indices to differentiate.
+#ifndef CALX_DETAIL_TRANSFORM_SOURCES_HPP
+#define CALX_DETAIL_TRANSFORM_SOURCES_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/autodiff_passes.hpp>
+#include <calx/detail/graph.hpp>
+#include <calx/detail/ir.hpp>
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// Indices `B, B+1, ..., E-1`.
+template <std::size_t B, std::size_t E>
+struct range_spec {
+  static constexpr auto leaves = [] {
+    std::array<std::size_t, E - B> a{};
+    for (std::size_t i = 0; i < E - B; ++i) a[i] = B + i;
+    return a;
+  }();
+};
+
+template <class Spec, std::size_t N>
+constexpr std::vector<char> mask_of_leaves() {
+  std::vector<char> m(N, 0);
+  for (std::size_t i : Spec::leaves) m[i] = 1;
+  return m;
+}
+
+template <class Inner>
+using inner_ir_t = typename materialized<Inner>::ir_type;
+
+constexpr std::vector<int> fresh_inputs(graph& g, std::size_t n) {
+  std::vector<int> v(n);
+  for (auto& i : v) i = g.input();
+  return v;
+}
+
+/// Inputs (x, t[Wrt]) -> (f(x), tangents of f(x)).
+template <class Inner, class Wrt>
+struct jvp_source {
+  static constexpr graph build() {
+    using IR = inner_ir_t<Inner>;
+    const auto& r = materialized<Inner>::value;
+    graph g;
+    const std::vector<int> pin = fresh_inputs(g, IR::input_count);
+    std::vector<int> tin(IR::input_count, -1);
+    for (std::size_t i : Wrt::leaves) tin[i] = g.input();
+    const std::vector<int> p = replay_all(r, g, pin);
+    const std::vector<int> t = push_tangents(r, g, p, tin);
+    for (int o : r.outputs) g.outputs.push_back(p[o]);
+    for (int o : r.outputs) g.outputs.push_back(t[o]);
+    return g;
+  }
+};
+
+/// Inputs (x[, ct[Outs]]) -> (f(x), cotangents of x[Wrt]). Without cotangent inputs every
+/// output in `Outs` is seeded with 1: the gradient of a scalar output.
+template <class Inner, class Wrt, class Outs, bool CotangentInputs>
+struct vjp_source {
+  static constexpr graph build() {
+    using IR = inner_ir_t<Inner>;
+    const auto& r = materialized<Inner>::value;
+    graph g;
+    const std::vector<int> pin = fresh_inputs(g, IR::input_count);
+    std::vector<int> seed(IR::output_count, -1);
+    for (std::size_t o : Outs::leaves) seed[o] = CotangentInputs ? g.input() : g.constant(1.0);
+    const std::vector<int> p = replay_all(r, g, pin);
+    const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask_of_leaves<Wrt, IR::input_count>());
+    for (int o : r.outputs) g.outputs.push_back(p[o]);
+    for (std::size_t i : Wrt::leaves) g.outputs.push_back(ct[i]);
+    return g;
+  }
+};
+
+/// Inputs x -> (f(x), J) with J[o][k] = d out_o / d in_k for o in Outs, k in Wrt (row
+/// major), by one forward pass per input (Forward) or one reverse pass per output.
+template <class Inner, class Wrt, class Outs, bool Forward>
+struct jacobian_source {
+  static constexpr graph build() {
+    using IR = inner_ir_t<Inner>;
+    const auto& r = materialized<Inner>::value;
+    constexpr std::size_t nk = Wrt::leaves.size(), no = Outs::leaves.size();
+    graph g;
+    const std::vector<int> p = replay_all(r, g, fresh_inputs(g, IR::input_count));
+    std::vector<int> jac(no * nk, -1);
+    if constexpr (Forward) {
+      for (std::size_t k = 0; k < nk; ++k) {
+        std::vector<int> tin(IR::input_count, -1);
+        tin[Wrt::leaves[k]] = g.constant(1.0);
+        const std::vector<int> t = push_tangents(r, g, p, tin);
+        for (std::size_t o = 0; o < no; ++o) jac[o * nk + k] = t[r.outputs[Outs::leaves[o]]];
+      }
+    } else {
+      const std::vector<char> wrt = mask_of_leaves<Wrt, IR::input_count>();
+      for (std::size_t o = 0; o < no; ++o) {
+        std::vector<int> seed(IR::output_count, -1);
+        seed[Outs::leaves[o]] = g.constant(1.0);
+        const std::vector<int> ct = pull_cotangents(r, g, p, seed, wrt);
+        for (std::size_t k = 0; k < nk; ++k) jac[o * nk + k] = ct[Wrt::leaves[k]];
+      }
+    }
+    for (int o : r.outputs) g.outputs.push_back(p[o]);
+    for (int j : jac) g.outputs.push_back(j);
+    return g;
+  }
+};
+
+/// Partial evaluation of `Inner` whose first `K` inputs are known now and the rest later.
+/// `known_source`: (known inputs) -> (outputs [0, KO), residuals).
+/// `late_source`: (residuals, late inputs) -> (outputs [KO, end)).
+/// A vjp's pullback and linearize's linear map are the late part: calling them reuses the
+/// residuals and recomputes nothing of the primal.
+template <class Inner, std::size_t K, std::size_t KO>
+struct known_source {
+  static constexpr graph build() {
+    using IR = inner_ir_t<Inner>;
+    const auto& r = materialized<Inner>::value;
+    const std::vector<char> k = known_nodes(r, K);
+    graph g;
+    const std::vector<int> pin = fresh_inputs(g, K);
+    std::vector<int> map(IR::size, -1);
+    for (std::size_t j = 0; j < IR::size; ++j) {
+      if (!k[j]) continue;
+      const node& n = r.nodes[j];
+      map[j] = n.op == input_opcode ? pin[static_cast<std::size_t>(n.value)]
+                                    : replay_node(g, r.nodes, static_cast<int>(j), map);
+    }
+    for (std::size_t o = 0; o < KO; ++o) {
+      if (!k[r.outputs[o]]) trace_error("calx internal: an early output depends on late inputs");
+      g.outputs.push_back(map[r.outputs[o]]);
+    }
+    for (int j : residual_nodes(r, K, KO)) g.outputs.push_back(map[j]);
+    return g;
+  }
+};
+
+template <class Inner, std::size_t K, std::size_t KO>
+struct late_source {
+  static constexpr graph build() {
+    using IR = inner_ir_t<Inner>;
+    const auto& r = materialized<Inner>::value;
+    const std::vector<char> k = known_nodes(r, K);
+    graph g;
+    std::vector<int> map(IR::size, -1);
+    for (int j : residual_nodes(r, K, KO)) map[j] = g.input();
+    const std::vector<int> late = fresh_inputs(g, IR::input_count - K);
+    for (std::size_t j = 0; j < IR::size; ++j) {
+      const node& n = r.nodes[j];
+      if (n.op == constant_opcode)
+        map[j] = g.constant(n.value, n.kind);
+      else if (!k[j])
+        map[j] = n.op == input_opcode ? late[static_cast<std::size_t>(n.value) - K]
+                                      : replay_node(g, r.nodes, static_cast<int>(j), map);
+    }
+    for (std::size_t o = KO; o < IR::output_count; ++o) g.outputs.push_back(map[r.outputs[o]]);
+    return g;
+  }
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_TRANSFORM_SOURCES_HPP

@@ -1,0 +1,161 @@
+/// @file detail/transform_support.hpp
+/// @brief What every transform does with a user's call: trace `F` for the argument
+/// structures, flatten the arguments, pick leaves by argnums, and rebuild results.
+#ifndef CALX_DETAIL_TRANSFORM_SUPPORT_HPP
+#define CALX_DETAIL_TRANSFORM_SUPPORT_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/argnums.hpp>
+#include <calx/detail/diagnostics.hpp>
+#include <calx/detail/run.hpp>
+#include <calx/detail/trace_source.hpp>
+#include <calx/detail/transform_sources.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// `F` called with arguments `A...`: its trace, leaf type and flat layout.
+template <class F, class... A>
+struct traced_call {
+  using leaf = common_leaf_t<A...>;
+  using source = trace_source<F, rebind_t<A, tracer>...>;
+  using output_tree = typename source::output_tree;
+  static constexpr std::size_t inputs = (std::size_t{0} + ... + leaf_count_v<A>);
+  static constexpr std::size_t outputs = leaf_count_v<output_tree>;
+  static constexpr std::array<std::size_t, sizeof...(A) + 1> offsets = [] {
+    std::array<std::size_t, sizeof...(A) + 1> o{};
+    std::size_t counts[] = {leaf_count_v<A>..., 0};
+    for (std::size_t i = 0; i < sizeof...(A); ++i) o[i + 1] = o[i] + counts[i];
+    return o;
+  }();
+};
+
+template <class L, class... A>
+CALX_HOST_DEVICE constexpr auto flatten_args(const A&... a) {
+  std::array<L, (std::size_t{0} + ... + leaf_count_v<A>)> flat{};
+  L* p = flat.data();
+  ((p = flatten_into(a, p)), ...);
+  return flat;
+}
+
+template <class L, std::size_t N, std::size_t M>
+constexpr std::array<L, N + M> concat(const std::array<L, N>& a, const std::array<L, M>& b) {
+  std::array<L, N + M> r{};
+  for (std::size_t i = 0; i < N; ++i) r[i] = a[i];
+  for (std::size_t i = 0; i < M; ++i) r[N + i] = b[i];
+  return r;
+}
+
+/// argnums checked and normalised (negative counts from the end).
+template <class Argnums, std::size_t N>
+struct argnums_info;
+template <int... I, std::size_t N>
+struct argnums_info<argnums_t<I...>, N> {
+  static constexpr bool nonempty = sizeof...(I) > 0;
+  static constexpr bool in_range = ((I < static_cast<int>(N) && I >= -static_cast<int>(N)) && ...);
+  static constexpr std::array<std::size_t, sizeof...(I)> picks = {
+      static_cast<std::size_t>(I < 0 ? I + static_cast<int>(N) : I)...};
+  static constexpr bool unique = [] {
+    for (std::size_t i = 0; i < picks.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (picks[i] == picks[j]) return false;
+    return true;
+  }();
+  static constexpr bool ok = nonempty && in_range && unique;
+};
+
+#define CALX_CHECK_ARGNUMS(api, info)                                      \
+  static_assert(info::nonempty, CALX_MSG_ARGNUMS_EMPTY(api));              \
+  static_assert(!info::nonempty || info::in_range, CALX_MSG_ARGNUMS_RANGE(api)); \
+  static_assert(!info::nonempty || !info::in_range || info::unique, CALX_MSG_ARGNUMS_UNIQUE(api))
+
+/// The flat input leaves of the picked arguments, in argnums order.
+template <class Call, class Info>
+struct wrt_spec {
+  static constexpr auto leaves = [] {
+    constexpr std::size_t count = [] {
+      std::size_t c = 0;
+      for (std::size_t k : Info::picks) c += Call::offsets[k + 1] - Call::offsets[k];
+      return c;
+    }();
+    std::array<std::size_t, count> a{};
+    std::size_t n = 0;
+    for (std::size_t k : Info::picks)
+      for (std::size_t i = Call::offsets[k]; i < Call::offsets[k + 1]; ++i) a[n++] = i;
+    return a;
+  }();
+};
+
+template <std::size_t K, class... A>
+using arg_at_t = std::remove_cvref_t<std::tuple_element_t<K, std::tuple<A...>>>;
+
+/// What grad returns for argnums `Info` on arguments `A...` with leaves `L`: the picked
+/// argument's structure, or a std::tuple of them for several argnums.
+template <class Info, class L, class... A>
+struct grad_result {
+  template <std::size_t... P>
+  static auto pick(std::index_sequence<P...>)
+      -> std::tuple<rebind_t<arg_at_t<Info::picks[P], A...>, L>...>;
+  using many = decltype(pick(std::make_index_sequence<Info::picks.size()>{}));
+  using type = std::conditional_t<Info::picks.size() == 1, std::tuple_element_t<0, many>, many>;
+};
+
+template <class T>
+inline constexpr bool is_tuple_v = false;
+template <class... T>
+inline constexpr bool is_tuple_v<std::tuple<T...>> = true;
+
+template <class O>
+struct is_argnums : std::false_type {};
+template <int... I>
+struct is_argnums<argnums_t<I...>> : std::true_type {};
+
+template <class... O>
+struct first_argnums {
+  using type = argnums_t<0>;  // JAX's default: differentiate the first argument
+};
+template <class T, class... R>
+struct first_argnums<T, R...> : std::conditional_t<is_argnums<T>::value, type_identity<T>, first_argnums<R...>> {};
+
+/// Options of grad-like transforms: at most one `calx::argnums<...>`, and `calx::has_aux`.
+template <class... Opts>
+struct transform_options {
+  using argnums = typename first_argnums<Opts...>::type;
+  static constexpr bool aux = (std::is_same_v<Opts, has_aux_t> || ...);
+  static constexpr bool valid = ((std::is_same_v<Opts, has_aux_t> || is_argnums<Opts>::value) && ...) &&
+                                (std::size_t{0} + ... + std::size_t{is_argnums<Opts>::value}) <= 1;
+};
+
+/// The value part of a traced output: the whole output, or `first` with has_aux.
+template <class Out, bool Aux>
+struct split_output {
+  static constexpr bool valid = true;
+  using value = Out;
+  using aux = std::tuple<>;
+};
+template <class Out>
+struct split_output<Out, true> {
+  static constexpr bool valid = false;
+  using value = Out;
+  using aux = std::tuple<>;
+};
+template <class V, class X>
+struct split_output<std::pair<V, X>, true> {
+  static constexpr bool valid = true;
+  using value = V;
+  using aux = X;
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_TRANSFORM_SUPPORT_HPP

@@ -1,0 +1,17 @@
+/// @file jacrev.hpp
+/// @brief `calx::jacrev(f, options...)`: the Jacobian by reverse mode (one pass per output leaf).
+#ifndef CALX_JACREV_HPP
+#define CALX_JACREV_HPP
+
+#include <calx/argnums.hpp>
+#include <calx/config.hpp>
+#include <calx/detail/gradient.hpp>
+
+CALX_BEGIN_NAMESPACE
+
+/// Same result and layout as `calx::jacfwd`; cheaper when outputs are fewer than inputs.
+inline constexpr detail::derivative_fn<detail::derivative_kind::jacrev> jacrev{};
+
+CALX_END_NAMESPACE
+
+#endif // CALX_JACREV_HPP

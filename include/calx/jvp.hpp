@@ -1,0 +1,70 @@
+/// @file jvp.hpp
+/// @brief `calx::jvp(f, primals, tangents)`: forward mode, the value and the directional
+/// derivative together.
+#ifndef CALX_JVP_HPP
+#define CALX_JVP_HPP
+
+#include <calx/argnums.hpp>
+#include <calx/config.hpp>
+#include <calx/detail/transform_support.hpp>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+
+/// `calx::jvp(f, std::tuple{x, y}, std::tuple{tx, ty})` is `std::pair{f(x, y), J·(tx, ty)}`.
+/// Tangents have the primals' structure and precision. With `calx::has_aux` as a fourth
+/// argument, `f` returns `std::pair{value, aux}` and the result is
+/// `std::tuple{value, tangent, aux}`.
+struct jvp_fn {
+  template <class F, class P, class T, class... Opts>
+  constexpr auto operator()(const F&, const P& primals, const T& tangents, const Opts&...) const {
+    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    static_assert(stateless, CALX_MSG_CAPTURES_IN("jvp"));
+    constexpr bool tuples = detail::is_tuple_v<P> && detail::is_tuple_v<T>;
+    static_assert(!stateless || tuples, CALX_MSG_JVP_TUPLES);
+    constexpr bool options_ok = (std::is_same_v<Opts, has_aux_t> && ...);
+    static_assert(!stateless || !tuples || options_ok, CALX_MSG_BAD_OPTION("jvp"));
+    if constexpr (stateless && tuples && options_ok)
+      return std::apply(
+          [&](const auto&... x) {
+            return std::apply([&](const auto&... t) { return compute<F, (std::is_same_v<Opts, has_aux_t> || ...)>(std::tuple<const decltype(x)&...>{x...}, t...); },
+                              tangents);
+          },
+          primals);
+  }
+
+ private:
+  template <class F, bool Aux, class... A, class... TA>
+  static constexpr auto compute(const std::tuple<const A&...>& primals, const TA&... t) {
+    using namespace detail;
+    if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
+      using C = traced_call<F, A...>;
+      using L = typename C::leaf;
+      constexpr bool same = sizeof...(TA) == sizeof...(A) && (std::is_same_v<rebind_t<TA, L>, rebind_t<A, L>> && ...);
+      static_assert(same, CALX_MSG_TANGENT_STRUCTURE);
+      using Split = split_output<typename C::output_tree, Aux>;
+      static_assert(!same || Split::valid, CALX_MSG_AUX_PAIR("jvp"));
+      if constexpr (same && Split::valid) {
+        using Source = jvp_source<typename C::source, range_spec<0, C::inputs>>;
+        const auto flat = concat(std::apply([](const A&... x) { return flatten_args<L>(x...); }, primals),
+                                 flatten_args<L>(t...));
+        const auto out = run<Source>(flat);
+        using V = rebind_t<typename Split::value, L>;
+        const V value = unflatten<V>(out, 0);
+        const V tangent = unflatten<V>(out, C::outputs);
+        if constexpr (Aux)
+          return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
+        else
+          return std::pair{value, tangent};
+      }
+    }
+  }
+};
+inline constexpr jvp_fn jvp{};
+
+CALX_END_NAMESPACE
+
+#endif // CALX_JVP_HPP

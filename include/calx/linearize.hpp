@@ -1,0 +1,84 @@
+/// @file linearize.hpp
+/// @brief `calx::linearize(f, x...)`: the value and the linear map of tangents at `x`.
+#ifndef CALX_LINEARIZE_HPP
+#define CALX_LINEARIZE_HPP
+
+#include <calx/argnums.hpp>
+#include <calx/config.hpp>
+#include <calx/detail/late_call.hpp>
+#include <calx/detail/transform_support.hpp>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+
+/// The linear map of `calx::linearize`: `lin(tx, ty)` is J·(tx, ty), with the output's
+/// structure. Found by partial evaluation of the jvp: the primal part ran once, in
+/// `linearize`, and the map holds its residuals, so calls do not linearize again.
+template <class Late, class L, std::size_t R, class Value, class... Args>
+struct linear_map {
+  detail::late_call<Late, L, R> state;
+
+  template <class... T>
+    requires(sizeof...(T) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<T, L>, Args> && ...))
+  constexpr Value operator()(const T&... t) const {
+    return state.template call<Value>(t...);
+  }
+  template <class... T>
+    requires(!(sizeof...(T) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<T, L>, Args> && ...)))
+  constexpr void operator()(const T&...) const {
+    static_assert(detail::always_false_v<T...>, CALX_MSG_LINEAR_TANGENT_STRUCTURE);
+  }
+};
+
+/// `calx::linearize(f, x, y)` is `std::pair{f(x, y), linear_map}`;
+/// `calx::linearize(f, calx::has_aux, x, y)` is `std::tuple{value, linear_map, aux}`.
+struct linearize_fn {
+  template <class F, class... A>
+    requires(!(std::is_same_v<A, has_aux_t> || ...))
+  constexpr auto operator()(const F&, const A&... a) const {
+    return compute<F, false>(a...);
+  }
+  template <class F, class... A>
+  constexpr auto operator()(const F&, has_aux_t, const A&... a) const {
+    return compute<F, true>(a...);
+  }
+
+ private:
+  template <class F, bool Aux, class... A>
+  static constexpr auto compute(const A&... a) {
+    using namespace detail;
+    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    static_assert(stateless, CALX_MSG_CAPTURES_IN("linearize"));
+    if constexpr (stateless && diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
+      using C = traced_call<F, A...>;
+      using L = typename C::leaf;
+      using Split = split_output<typename C::output_tree, Aux>;
+      static_assert(Split::valid, CALX_MSG_AUX_PAIR("linearize"));
+      if constexpr (Split::valid) {
+        using Full = jvp_source<typename C::source, range_spec<0, C::inputs>>;
+        using Known = known_source<Full, C::inputs, C::outputs>;
+        using Late = late_source<Full, C::inputs, C::outputs>;
+        const auto flat = flatten_args<L>(a...);
+        const auto out = run<Known>(flat);
+        constexpr std::size_t R = out.size() - C::outputs;
+        using V = rebind_t<typename Split::value, L>;
+        linear_map<Late, L, R, V, rebind_t<A, L>...> lin{};
+        for (std::size_t i = 0; i < R; ++i) lin.state.residuals[i] = out[C::outputs + i];
+        lin.state.trace = graph_in(flat);
+        const V value = unflatten<V>(out, 0);
+        if constexpr (Aux)
+          return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
+        else
+          return std::pair{value, lin};
+      }
+    }
+  }
+};
+inline constexpr linearize_fn linearize{};
+
+CALX_END_NAMESPACE
+
+#endif // CALX_LINEARIZE_HPP

@@ -1,0 +1,92 @@
+/// @file vjp.hpp
+/// @brief `calx::vjp(f, x...)`: reverse mode, the value and a pullback that maps output
+/// cotangents to input cotangents.
+#ifndef CALX_VJP_HPP
+#define CALX_VJP_HPP
+
+#include <calx/argnums.hpp>
+#include <calx/config.hpp>
+#include <calx/detail/late_call.hpp>
+#include <calx/detail/transform_support.hpp>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+
+/// The pullback of `calx::vjp`: `pb(ct)` is `std::tuple{ct_x, ct_y, ...}`, one cotangent
+/// per primal with the primal's structure. It holds the residuals of the forward pass (the
+/// values the backward pass needs) and runs only the backward program, so it can be
+/// called many times.
+template <class Late, class L, std::size_t R, class Cotangent, class Result>
+struct pullback {
+  detail::late_call<Late, L, R> state;
+
+  template <class Ct>
+    requires std::is_same_v<detail::rebind_t<Ct, L>, Cotangent> ||
+             (std::is_same_v<L, tracer> && std::is_same_v<detail::rebind_t<Ct, tracer>, Cotangent>)
+  constexpr Result operator()(const Ct& ct) const {
+    return state.template call<Result>(ct);
+  }
+  template <class Ct>
+  constexpr void operator()(const Ct&) const
+    requires(!(std::is_same_v<detail::rebind_t<Ct, L>, Cotangent> ||
+               (std::is_same_v<L, tracer> && std::is_same_v<detail::rebind_t<Ct, tracer>, Cotangent>)))
+  {
+    static_assert(detail::always_false_v<Ct>, CALX_MSG_COTANGENT_STRUCTURE);
+  }
+};
+
+/// `calx::vjp(f, x, y)` is `std::pair{f(x, y), pullback}`; `calx::vjp(f, calx::has_aux, x, y)`
+/// with `f` returning `std::pair{value, aux}` is `std::tuple{value, pullback, aux}`.
+///
+/// Example: `auto [y, pb] = calx::vjp(f, x); auto [gx] = pb(1.0);` is the gradient.
+struct vjp_fn {
+  template <class F, class... A>
+    requires(!(std::is_same_v<A, has_aux_t> || ...))
+  constexpr auto operator()(const F&, const A&... a) const {
+    return compute<F, false>(a...);
+  }
+  template <class F, class... A>
+  constexpr auto operator()(const F&, has_aux_t, const A&... a) const {
+    return compute<F, true>(a...);
+  }
+
+ private:
+  template <class F, bool Aux, class... A>
+  static constexpr auto compute(const A&... a) {
+    using namespace detail;
+    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    static_assert(stateless, CALX_MSG_CAPTURES_IN("vjp"));
+    if constexpr (stateless && diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
+      using C = traced_call<F, A...>;
+      using L = typename C::leaf;
+      using Split = split_output<typename C::output_tree, Aux>;
+      static_assert(Split::valid, CALX_MSG_AUX_PAIR("vjp"));
+      if constexpr (Split::valid) {
+        constexpr std::size_t nv = leaf_count_v<typename Split::value>;
+        using Full = vjp_source<typename C::source, range_spec<0, C::inputs>, range_spec<0, nv>, true>;
+        using Known = known_source<Full, C::inputs, C::outputs>;
+        using Late = late_source<Full, C::inputs, C::outputs>;
+        const auto flat = flatten_args<L>(a...);
+        const auto out = run<Known>(flat);
+        constexpr std::size_t R = out.size() - C::outputs;
+        using V = rebind_t<typename Split::value, L>;
+        pullback<Late, L, R, V, std::tuple<rebind_t<A, L>...>> pb{};
+        for (std::size_t i = 0; i < R; ++i) pb.state.residuals[i] = out[C::outputs + i];
+        pb.state.trace = graph_in(flat);
+        const V value = unflatten<V>(out, 0);
+        if constexpr (Aux)
+          return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, nv)};
+        else
+          return std::pair{value, pb};
+      }
+    }
+  }
+};
+inline constexpr vjp_fn vjp{};
+
+CALX_END_NAMESPACE
+
+#endif // CALX_VJP_HPP
