@@ -67,7 +67,7 @@ constexpr std::vector<int> replay(const IR& r, graph& g, const std::vector<int>&
   for (std::size_t j = 0; j < IR::size; ++j)
     map[j] = r.nodes[j].op == input_opcode ? in_ids[static_cast<std::size_t>(r.nodes[j].value)]
                                            : replay_node(g, r.nodes, static_cast<int>(j), map);
-  std::vector<int> out(IR::output_count);
+  std::vector<int> out(IR::output_count, -1);
   for (std::size_t o = 0; o < IR::output_count; ++o) out[o] = map[r.outputs[o]];
   return out;
 }

@@ -30,7 +30,7 @@ CALX_HOST_DEVICE constexpr auto run(const std::array<L, NI>& in) {
   std::array<L, IRT::output_count> out{};
   if constexpr (std::is_same_v<L, tracer>) {
     graph* g = nullptr;
-    std::vector<int> ids(NI);
+    std::vector<int> ids(NI, -1);  // (n, value): clang 14 rejects vector(n) in constant evaluation
     for (std::size_t i = 0; i < NI; ++i) {
       if (in[i].graph != nullptr) g = in[i].graph;
       ids[i] = in[i].id;

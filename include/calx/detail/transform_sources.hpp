@@ -42,7 +42,7 @@ template <class Inner>
 using inner_ir_t = typename materialized<Inner>::ir_type;
 
 constexpr std::vector<int> fresh_inputs(graph& g, std::size_t n) {
-  std::vector<int> v(n);
+  std::vector<int> v(n, -1);
   for (auto& i : v) i = g.input();
   return v;
 }
