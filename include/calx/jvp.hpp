@@ -6,6 +6,7 @@
 
 #include <calx/argnums.hpp>
 #include <calx/config.hpp>
+#include <calx/detail/batched_call.hpp>
 #include <calx/detail/transform_support.hpp>
 
 #include <tuple>
@@ -38,7 +39,7 @@ struct jvp_fn {
 
  private:
   template <class F, bool Aux, class... A, class... TA>
-  static constexpr auto compute(const std::tuple<const A&...>& primals, const TA&... t) {
+  static constexpr auto compute(const std::tuple<const A&...>& primals, const TA&... t) {  // NOLINT
     using namespace detail;
     if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
@@ -49,6 +50,22 @@ struct jvp_fn {
       static_assert(!same || Split::valid, CALX_MSG_AUX_PAIR("jvp"));
       if constexpr (same && Split::valid) {
         using Source = jvp_source<typename C::source, range_spec<0, C::inputs>>;
+        if constexpr ((has_batch_v<A> || ...) || (has_batch_v<TA> || ...)) {
+          // Runtime batches: values and tangents are columns wherever they are per sample.
+          using Out = typename C::output_tree;
+          // Values and tangents share a type: columns if any of them is per sample.
+          using OutRes = rebind_t<Out, std::conditional_t<any_batched_output<Source>(0, 2 * C::outputs), batched<L>, L>>;
+          const auto r = std::apply(
+              [&](const A&... x) {
+                return batched_call<Source, std::tuple<Out, Out>, std::tuple<OutRes, OutRes>, L>("calx::jvp", x..., t...);
+              },
+              primals);
+          const auto& [out, tan] = r;
+          if constexpr (Aux)
+            return std::tuple{out.first, tan.first, out.second};
+          else
+            return std::pair{out, tan};
+        } else {
         const auto flat = concat(std::apply([](const A&... x) { return flatten_args<L>(x...); }, primals),
                                  flatten_args<L>(t...));
         const auto out = run<Source>(flat);
@@ -59,6 +76,7 @@ struct jvp_fn {
           return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
         else
           return std::pair{value, tangent};
+        }
       }
     }
   }

@@ -52,7 +52,9 @@ struct linearize_fn {
     using namespace detail;
     constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
     static_assert(stateless, CALX_MSG_CAPTURES_IN("linearize"));
-    if constexpr (stateless && diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
+    constexpr bool flat_args = !(has_batch_v<A> || ...);
+    static_assert(!stateless || flat_args, CALX_MSG_BATCH_PARTIAL("linearize"));
+    if constexpr (stateless && flat_args && diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
       using L = typename C::leaf;
       using Split = split_output<typename C::output_tree, Aux>;

@@ -116,6 +116,9 @@ constexpr auto emit(const A&... a) {
   n.op = opcode_v<Op>;
   n.kind = traits::result;
   for (int i = 0; i < traits::arity; ++i) n.in[i] = in[i] < 0 ? g->constant(0) : in[i];
+  // Elementwise ops are batched when an operand is; reductions over the batch are not.
+  if constexpr (!requires { traits::reduces_batch; })
+    for (int i = 0; i < traits::arity; ++i) n.batched = n.batched || g->is_batched(n.in[i]);
   return wrap<Op>(g, g->emit(n));
 }
 

@@ -5,11 +5,13 @@
 #ifndef CALX_TREE_HPP
 #define CALX_TREE_HPP
 
+#include <calx/batched.hpp>
 #include <calx/config.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -29,40 +31,74 @@ concept tree_leaf = std::is_floating_point_v<T> || std::same_as<T, tracer> || de
 
 namespace detail {
 
+/// Marks a batched input in the argument structures calx traces (the function itself
+/// sees a `calx::tracer`).
+struct batched_leaf {};
+
 template <class T>
 struct tree_traits {
-  static constexpr bool valid = tree_leaf<T>;
+  static constexpr bool valid = tree_leaf<T> || std::is_same_v<T, batched_leaf>;
+  static constexpr bool has_batch = std::is_same_v<T, batched_leaf>;
   static constexpr std::size_t leaves = 1;
   template <class L>
   using rebind = L;
   using first_leaf = T;
+  template <class L>
+  static constexpr bool uniform = std::is_same_v<T, L>;
 };
+
+/// A runtime batch of floats or doubles as an argument: one flat input with one value per
+/// sample. Its gradient is a `calx::batched<T>`.
+template <class T>
+struct batch_tree_traits {
+  static constexpr bool valid = std::is_floating_point_v<T>;
+  static constexpr bool has_batch = true;
+  static constexpr std::size_t leaves = 1;
+  template <class L>
+  using rebind = std::conditional_t<std::is_same_v<L, tracer>, batched_leaf, batched<L>>;
+  using first_leaf = T;
+  template <class L>
+  static constexpr bool uniform = std::is_same_v<T, L>;
+};
+template <class T, class A>
+struct tree_traits<std::vector<T, A>> : batch_tree_traits<T> {};
+template <class T>
+struct tree_traits<std::span<T>> : batch_tree_traits<std::remove_const_t<T>> {};
 
 template <class T, std::size_t N>
 struct tree_traits<std::array<T, N>> {
   static constexpr bool valid = tree_traits<T>::valid;
+  static constexpr bool has_batch = tree_traits<T>::has_batch;
   static constexpr std::size_t leaves = N * tree_traits<T>::leaves;
   template <class L>
   using rebind = std::array<typename tree_traits<T>::template rebind<L>, N>;
   using first_leaf = typename tree_traits<T>::first_leaf;
+  template <class L>
+  static constexpr bool uniform = tree_traits<T>::template uniform<L>;
 };
 
 template <class... T>
 struct tree_traits<std::tuple<T...>> {
   static constexpr bool valid = (tree_traits<T>::valid && ...);
+  static constexpr bool has_batch = (tree_traits<T>::has_batch || ...);
   static constexpr std::size_t leaves = (std::size_t{0} + ... + tree_traits<T>::leaves);
   template <class L>
   using rebind = std::tuple<typename tree_traits<T>::template rebind<L>...>;
   using first_leaf = typename tree_traits<std::tuple_element_t<0, std::tuple<T..., double>>>::first_leaf;
+  template <class L>
+  static constexpr bool uniform = (tree_traits<T>::template uniform<L> && ...);
 };
 
 template <class A, class B>
 struct tree_traits<std::pair<A, B>> {
   static constexpr bool valid = tree_traits<A>::valid && tree_traits<B>::valid;
+  static constexpr bool has_batch = tree_traits<A>::has_batch || tree_traits<B>::has_batch;
   static constexpr std::size_t leaves = tree_traits<A>::leaves + tree_traits<B>::leaves;
   template <class L>
   using rebind = std::pair<typename tree_traits<A>::template rebind<L>, typename tree_traits<B>::template rebind<L>>;
   using first_leaf = typename tree_traits<A>::first_leaf;
+  template <class L>
+  static constexpr bool uniform = tree_traits<A>::template uniform<L> && tree_traits<B>::template uniform<L>;
 };
 
 template <class T>
@@ -72,9 +108,13 @@ inline constexpr std::size_t leaf_count_v = tree_traits<std::remove_cvref_t<T>>:
 template <class T, class L>
 using rebind_t = typename tree_traits<std::remove_cvref_t<T>>::template rebind<L>;
 
-/// Whether every leaf of `T` has type `L` (`T` is `rebind_t<T, L>`).
+/// Whether every leaf of `T` has type `L` (a batch of `L` counts).
 template <class T, class L>
-inline constexpr bool leaves_are_v = std::is_same_v<std::remove_cvref_t<T>, rebind_t<T, L>>;
+inline constexpr bool leaves_are_v = tree_traits<std::remove_cvref_t<T>>::template uniform<L>;
+
+/// Whether `T` holds a runtime batch (a std::vector or std::span of floats or doubles).
+template <class T>
+inline constexpr bool has_batch_v = tree_traits<std::remove_cvref_t<T>>::has_batch;
 
 /// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
 template <class T, class L>

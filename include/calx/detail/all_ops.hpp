@@ -7,6 +7,7 @@
 
 #include <calx/ops/arithmetic.hpp>
 #include <calx/ops/exponential.hpp>
+#include <calx/ops/reduction.hpp>
 #include <calx/ops/selection.hpp>
 #include <calx/ops/special.hpp>
 #include <calx/ops/trigonometric.hpp>

@@ -77,8 +77,12 @@ constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vec
         if (a >= 0 && active[a]) active[j] = 1;
   }
   std::vector<int> ct(IR::size, -1);
-  auto accumulate = [&](int at, const tracer& c) {
+  auto p_batched = [&](int at) { return g.is_batched(p[at]); };
+  auto accumulate = [&](int at, tracer c) {
     if (!active[at] || c.is_zero()) return;
+    // A per-sample cotangent reaching an unbatched value sums over the batch (the
+    // transpose of broadcasting that value to every sample).
+    if (g.is_batched(c.id) && !p_batched(at)) c = emit<batch_sum_op>(c);
     ct[at] = ct[at] < 0 ? c.id : (in_graph(g, ct[at]) + c).id;
   };
   for (std::size_t o = 0; o < IR::output_count; ++o) accumulate(r.outputs[o], in_graph(g, seed[o]));
@@ -116,9 +120,11 @@ constexpr std::vector<char> known_nodes(const IR& r, std::size_t known) {
   return k;
 }
 
-/// Known, non-constant nodes read by unknown nodes or by outputs from `first_late_output` on.
+/// What the late part needs of the known nodes: 1 = a residual (a real value passed
+/// over), 2 = recomputed in the late part (masks, which are not passed as values; their
+/// operands become residuals instead).
 template <class IR>
-constexpr std::vector<int> residual_nodes(const IR& r, std::size_t known, std::size_t first_late_output) {
+constexpr std::vector<char> late_needs(const IR& r, std::size_t known, std::size_t first_late_output) {
   const std::vector<char> k = known_nodes(r, known);
   std::vector<char> needed(IR::size, 0);
   for (std::size_t j = 0; j < IR::size; ++j)
@@ -127,9 +133,24 @@ constexpr std::vector<int> residual_nodes(const IR& r, std::size_t known, std::s
         if (a >= 0 && k[a]) needed[a] = 1;
   for (std::size_t o = first_late_output; o < IR::output_count; ++o)
     if (k[r.outputs[o]]) needed[r.outputs[o]] = 1;
+  for (std::size_t j = IR::size; j-- > 0;)
+    if (needed[j] && r.nodes[j].kind == value_kind::boolean && r.nodes[j].op != constant_opcode) {
+      needed[j] = 2;
+      for (int a : r.nodes[j].in)
+        if (a >= 0 && !needed[a]) needed[a] = 1;
+    }
+  for (std::size_t j = 0; j < IR::size; ++j)
+    if (needed[j] == 1 && r.nodes[j].op == constant_opcode) needed[j] = 0;
+  return needed;
+}
+
+/// The residuals, in node order.
+template <class IR>
+constexpr std::vector<int> residual_nodes(const IR& r, std::size_t known, std::size_t first_late_output) {
+  const std::vector<char> needed = late_needs(r, known, first_late_output);
   std::vector<int> res;
   for (std::size_t j = 0; j < IR::size; ++j)
-    if (needed[j] && r.nodes[j].op != constant_opcode) res.push_back(static_cast<int>(j));
+    if (needed[j] == 1) res.push_back(static_cast<int>(j));
   return res;
 }
 

@@ -79,4 +79,33 @@
   "calx::linearize: the linear map takes one tangent per primal, each with the primal's "       \
   "structure and precision"
 
+#define CALX_MSG_IN_AXES                                                                       \
+  "calx::vmap: calx::in_axes takes one entry per argument (or one for all), each 0 (batched "    \
+  "along the first axis) or calx::none (the same value for every sample)"
+#define CALX_MSG_OUT_AXES                                                                      \
+  "calx::vmap: calx::out_axes takes one entry per element of the returned tuple or pair (or "   \
+  "one for all), each 0 or calx::none"
+#define CALX_MSG_OUT_AXES_NONE                                                                 \
+  "calx::vmap: out_axes is calx::none for an output that depends on a batched argument; "        \
+  "use 0 (one value per sample)"
+#define CALX_MSG_NOTHING_BATCHED                                                               \
+  "calx::vmap: no argument is batched; give at least one argument in_axes 0"
+#define CALX_MSG_BATCH_SOURCE                                                                  \
+  "calx::vmap: an argument with in_axes 0 must be a batch: a std::vector, std::span or "         \
+  "std::array whose elements are float, double, or std::array/std::tuple/std::pair of them"
+#define CALX_MSG_STATIC_LENGTHS                                                                \
+  "calx::vmap: inside a traced function, batched std::array arguments must have the same length"
+#define CALX_MSG_VMAP_OPTION "calx::vmap: unknown option; the options are calx::in_axes<...> and calx::out_axes<...>"
+
+#define CALX_MSG_BATCH_JACOBIAN(api)                                                           \
+  "calx::" api ": arguments that are runtime batches (std::vector, std::span) are supported by "  \
+  "grad, value_and_grad and jvp; for per-sample Jacobians and Hessians use "                     \
+  "calx::vmap(calx::" api "(f)) over the batch"
+#define CALX_MSG_PER_SAMPLE_OUTPUT(api)                                                        \
+  "calx::" api ": the function returns one value per sample of a batch, not a scalar. Reduce "    \
+  "it with calx::sum or calx::mean, or use calx::vmap(calx::" api "(f)) for per-sample gradients"
+#define CALX_MSG_BATCH_PARTIAL(api)                                                            \
+  "calx::" api ": arguments that are runtime batches (std::vector, std::span) are not supported "  \
+  "here yet; use calx::grad, calx::jvp, or calx::vmap over the batch"
+
 #endif // CALX_DETAIL_DIAGNOSTICS_HPP

@@ -8,6 +8,7 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/batched_call.hpp>
 #include <calx/detail/transform_support.hpp>
 
 #include <tuple>
@@ -76,6 +77,52 @@ struct derivative_transform {
     using Source = std::conditional_t<Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad,
                                       vjp_source<typename C::source, S, Outs, false>,
                                       jacobian_source<typename C::source, S, Outs, !reverse>>;
+    if constexpr ((has_batch_v<A> || ...)) {
+      return compute_batched<C, Split, Info, Source>(a...);
+    } else {
+      return compute_flat<C, Split, Info, Source>(a...);
+    }
+  }
+
+  /// Arguments that hold runtime batches: only reverse mode with a scalar result (the
+  /// gradient of a sum over the batch, say) is defined; per-sample derivatives are vmap's.
+  template <class C, class Split, class Info, class Source, class... A>
+  static auto compute_batched(const A&... a) {
+    using L = typename C::leaf;
+    using V = typename Split::value;
+    constexpr bool reverse_scalar = Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad;
+    CALX_ASSERT_API(Kind, reverse_scalar, CALX_MSG_BATCH_JACOBIAN);
+    if constexpr (reverse_scalar) {
+      constexpr bool scalar = !any_batched_output<Source>(0, 1);
+      CALX_ASSERT_API(Kind, scalar, CALX_MSG_PER_SAMPLE_OUTPUT);
+      if constexpr (scalar) {
+        using Out = typename C::output_tree;
+        using GradSpec = call_tree_t<typename grad_result<Info, tracer, A...>::type>;
+        using GR = typename grad_result<Info, L, A...>::type;
+        using AuxRes = result_tree_t<Source, typename Split::aux, L, leaf_count_v<V>>;
+        using OutRes = std::conditional_t<Aux, std::pair<L, AuxRes>, L>;
+        const auto r = batched_call<Source, std::tuple<Out, GradSpec>, std::tuple<OutRes, GR>, L>(
+            Kind == derivative_kind::grad ? "calx::grad" : "calx::value_and_grad", a...);
+        const auto& [out, d] = r;
+        if constexpr (Aux) {
+          if constexpr (Kind == derivative_kind::value_and_grad)
+            return std::pair{out, d};
+          else
+            return std::pair{d, out.second};
+        } else if constexpr (Kind == derivative_kind::value_and_grad) {
+          return std::pair{out, d};
+        } else {
+          return d;
+        }
+      }
+    }
+  }
+
+  template <class C, class Split, class Info, class Source, class... A>
+  static constexpr auto compute_flat(const A&... a) {
+    using L = typename C::leaf;
+    using V = typename Split::value;
+    using GR = typename grad_result<Info, L, A...>::type;
     const auto out = run<Source>(flatten_args<L>(a...));
     using Result = std::conditional_t<(Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev),
                                       rebind_t<V, GR>, GR>;

@@ -23,11 +23,12 @@ struct node {
   value_kind kind = value_kind::real;
   std::int32_t in[3] = {-1, -1, -1};
   double value = 0;
+  bool batched = false;    // one value per sample of a runtime batch (see vmap)
   std::int32_t slot = -1;  // register slot chosen by codegen's allocator
 
   constexpr bool same_as(const node& o) const {
     return op == o.op && kind == o.kind && in[0] == o.in[0] && in[1] == o.in[1] &&
-           in[2] == o.in[2] && std::bit_cast<std::uint64_t>(value) == std::bit_cast<std::uint64_t>(o.value);
+           in[2] == o.in[2] && batched == o.batched && std::bit_cast<std::uint64_t>(value) == std::bit_cast<std::uint64_t>(o.value);
   }
 };
 
@@ -47,7 +48,7 @@ struct graph {
     std::uint64_t h = 1469598103934665603ull;
     auto mix = [&](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
     mix(n.op);
-    mix(static_cast<std::uint64_t>(n.kind));
+    mix(static_cast<std::uint64_t>(n.kind) + (n.batched ? 2 : 0));
     for (int i : n.in) mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(i)));
     mix(std::bit_cast<std::uint64_t>(n.value));
     return h ^ (h >> 29);
@@ -75,11 +76,13 @@ struct graph {
     return table[i];
   }
 
-  /// A new input node for flat argument position `inputs.size()`.
-  constexpr int input(value_kind kind = value_kind::real) {
+  /// A new input node for flat argument position `inputs.size()`; `batched`: one value
+  /// per sample of a runtime batch.
+  constexpr int input(value_kind kind = value_kind::real, bool batched = false) {
     node n;
     n.op = input_opcode;
     n.kind = kind;
+    n.batched = batched;
     n.value = static_cast<double>(inputs.size());
     nodes.push_back(n);
     inputs.push_back(static_cast<int>(nodes.size()) - 1);
@@ -94,6 +97,7 @@ struct graph {
     return emit(n);
   }
 
+  constexpr bool is_batched(int id) const { return id >= 0 && nodes[id].batched; }
   constexpr bool is_constant(int id) const { return id >= 0 && nodes[id].op == constant_opcode; }
   constexpr bool is_constant(int id, double v) const { return is_constant(id) && nodes[id].value == v; }
 };

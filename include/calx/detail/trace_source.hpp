@@ -21,19 +21,26 @@ CALX_BEGIN_NAMESPACE
 namespace detail {
 
 /// A structure of fresh input tracers, leaves numbered in flattening order.
+/// What the traced function receives for an argument structure: batched inputs are
+/// tracers too.
 template <class Tree>
-constexpr Tree make_inputs(graph& g) {
+using call_tree_t = rebind_t<Tree, tracer>;
+
+template <class Tree>
+constexpr call_tree_t<Tree> make_inputs(graph& g) {
   if constexpr (std::is_same_v<Tree, tracer>) {
     return tracer{&g, g.input()};
+  } else if constexpr (std::is_same_v<Tree, batched_leaf>) {
+    return tracer{&g, g.input(value_kind::real, true)};
   } else if constexpr (requires { typename Tree::first_type; }) {
-    return Tree{make_inputs<typename Tree::first_type>(g), make_inputs<typename Tree::second_type>(g)};
+    return call_tree_t<Tree>{make_inputs<typename Tree::first_type>(g), make_inputs<typename Tree::second_type>(g)};
   } else if constexpr (requires(Tree t) { t[0]; }) {
-    Tree t{};
-    for (auto& e : t) e = make_inputs<std::remove_cvref_t<decltype(e)>>(g);
+    call_tree_t<Tree> t{};
+    for (auto& e : t) e = make_inputs<typename Tree::value_type>(g);
     return t;
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return Tree{make_inputs<std::tuple_element_t<I, Tree>>(g)...};
+      return call_tree_t<Tree>{make_inputs<std::tuple_element_t<I, Tree>>(g)...};
     }(std::make_index_sequence<std::tuple_size_v<Tree>>{});
   }
 }
@@ -72,11 +79,11 @@ constexpr void collect_outputs(graph& g, const Tree& t) {
 /// `F` traced on argument structures `Trees...` (leaves: tracer).
 template <class F, class... Trees>
 struct trace_source {
-  using output_tree = std::remove_cvref_t<decltype(F{}(std::declval<const Trees&>()...))>;
+  using output_tree = std::remove_cvref_t<decltype(F{}(std::declval<const call_tree_t<Trees>&>()...))>;
   static constexpr graph build() {
     graph g;
     // Braced initialisation numbers the inputs left to right.
-    std::tuple<Trees...> args{make_inputs<Trees>(g)...};
+    std::tuple<call_tree_t<Trees>...> args{make_inputs<Trees>(g)...};
     collect_outputs(g, std::apply(F{}, args));
     return g;
   }
@@ -101,10 +108,10 @@ constexpr bool diagnose_traceable() {
   constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
   static_assert(stateless, CALX_MSG_CAPTURES);
   if constexpr (stateless) {
-    constexpr bool callable = std::is_invocable_v<const F&, const Trees&...>;
+    constexpr bool callable = std::is_invocable_v<const F&, const call_tree_t<Trees>&...>;
     static_assert(callable, CALX_MSG_NOT_CALLABLE);
     if constexpr (callable) {
-      using out = std::remove_cvref_t<std::invoke_result_t<const F&, const Trees&...>>;
+      using out = std::remove_cvref_t<std::invoke_result_t<const F&, const call_tree_t<Trees>&...>>;
       static_assert(!has_mask_leaf<out>::value, CALX_MSG_BOOL_OUTPUT);
       static_assert(has_mask_leaf<out>::value || traced_tree<out>::value, CALX_MSG_BAD_OUTPUT);
       if constexpr (traced_tree<out>::value) {

@@ -41,11 +41,32 @@ constexpr std::vector<char> mask_of_leaves() {
 template <class Inner>
 using inner_ir_t = typename materialized<Inner>::ir_type;
 
-constexpr std::vector<int> fresh_inputs(graph& g, std::size_t n) {
-  std::vector<int> v(n, -1);
-  for (auto& i : v) i = g.input();
+/// New inputs for flat inputs [first, last) of `r`, batched where those are.
+template <class IR>
+constexpr std::vector<int> inputs_like(graph& g, const IR& r, std::size_t first = 0,
+                                       std::size_t last = IR::input_count) {
+  std::vector<int> v;
+  for (std::size_t i = first; i < last; ++i) v.push_back(g.input(value_kind::real, r.nodes[r.inputs[i]].batched));
   return v;
 }
+
+/// The batch pass: `Inner` with the flat inputs in `Batched` given one value per sample.
+/// Elementwise ops need no batching rule: replaying marks every node that depends on a
+/// batched input as batched, and the executor maps it over the batch.
+template <class Inner, class Batched>
+struct batch_source {
+  static constexpr graph build() {
+    using IR = inner_ir_t<Inner>;
+    const auto& r = materialized<Inner>::value;
+    graph g;
+    const std::vector<char> batched = mask_of_leaves<Batched, IR::input_count>();
+    std::vector<int> pin(IR::input_count, -1);
+    for (std::size_t i = 0; i < IR::input_count; ++i) pin[i] = g.input(value_kind::real, batched[i] != 0);
+    const std::vector<int> p = replay_all(r, g, pin);
+    for (int o : r.outputs) g.outputs.push_back(p[o]);
+    return g;
+  }
+};
 
 /// Inputs (x, t[Wrt]) -> (f(x), tangents of f(x)).
 template <class Inner, class Wrt>
@@ -54,9 +75,9 @@ struct jvp_source {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
     graph g;
-    const std::vector<int> pin = fresh_inputs(g, IR::input_count);
+    const std::vector<int> pin = inputs_like(g, r);
     std::vector<int> tin(IR::input_count, -1);
-    for (std::size_t i : Wrt::leaves) tin[i] = g.input();
+    for (std::size_t i : Wrt::leaves) tin[i] = g.input(value_kind::real, r.nodes[r.inputs[i]].batched);
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> t = push_tangents(r, g, p, tin);
     for (int o : r.outputs) g.outputs.push_back(p[o]);
@@ -73,9 +94,10 @@ struct vjp_source {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
     graph g;
-    const std::vector<int> pin = fresh_inputs(g, IR::input_count);
+    const std::vector<int> pin = inputs_like(g, r);
     std::vector<int> seed(IR::output_count, -1);
-    for (std::size_t o : Outs::leaves) seed[o] = CotangentInputs ? g.input() : g.constant(1.0);
+    for (std::size_t o : Outs::leaves)
+      seed[o] = CotangentInputs ? g.input(value_kind::real, r.nodes[r.outputs[o]].batched) : g.constant(1.0);
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask_of_leaves<Wrt, IR::input_count>());
     for (int o : r.outputs) g.outputs.push_back(p[o]);
@@ -93,7 +115,7 @@ struct jacobian_source {
     const auto& r = materialized<Inner>::value;
     constexpr std::size_t nk = Wrt::leaves.size(), no = Outs::leaves.size();
     graph g;
-    const std::vector<int> p = replay_all(r, g, fresh_inputs(g, IR::input_count));
+    const std::vector<int> p = replay_all(r, g, inputs_like(g, r));
     std::vector<int> jac(no * nk, -1);
     if constexpr (Forward) {
       for (std::size_t k = 0; k < nk; ++k) {
@@ -129,7 +151,7 @@ struct known_source {
     const auto& r = materialized<Inner>::value;
     const std::vector<char> k = known_nodes(r, K);
     graph g;
-    const std::vector<int> pin = fresh_inputs(g, K);
+    const std::vector<int> pin = inputs_like(g, r, 0, K);
     std::vector<int> map(IR::size, -1);
     for (std::size_t j = 0; j < IR::size; ++j) {
       if (!k[j]) continue;
@@ -152,14 +174,17 @@ struct late_source {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
     const std::vector<char> k = known_nodes(r, K);
+    const std::vector<char> needs = late_needs(r, K, KO);
     graph g;
     std::vector<int> map(IR::size, -1);
-    for (int j : residual_nodes(r, K, KO)) map[j] = g.input();
-    const std::vector<int> late = fresh_inputs(g, IR::input_count - K);
+    for (int j : residual_nodes(r, K, KO)) map[j] = g.input(value_kind::real, r.nodes[j].batched);
+    const std::vector<int> late = inputs_like(g, r, K);
     for (std::size_t j = 0; j < IR::size; ++j) {
       const node& n = r.nodes[j];
       if (n.op == constant_opcode)
         map[j] = g.constant(n.value, n.kind);
+      else if (needs[j] == 2)
+        map[j] = replay_node(g, r.nodes, static_cast<int>(j), map);
       else if (!k[j])
         map[j] = n.op == input_opcode ? late[static_cast<std::size_t>(n.value) - K]
                                       : replay_node(g, r.nodes, static_cast<int>(j), map);

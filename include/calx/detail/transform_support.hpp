@@ -126,6 +126,15 @@ struct first_argnums {
 template <class T, class... R>
 struct first_argnums<T, R...> : std::conditional_t<is_argnums<T>::value, type_identity<T>, first_argnums<R...>> {};
 
+/// The first of `O...` satisfying `Pred`, else `Default`.
+template <template <class> class Pred, class Default, class... O>
+struct first_of {
+  using type = Default;
+};
+template <template <class> class Pred, class Default, class T, class... R>
+struct first_of<Pred, Default, T, R...>
+    : std::conditional_t<Pred<T>::value, type_identity<T>, first_of<Pred, Default, R...>> {};
+
 /// Options of grad-like transforms: at most one `calx::argnums<...>`, and `calx::has_aux`.
 template <class... Opts>
 struct transform_options {

@@ -1,0 +1,264 @@
+/// @file detail/batch_executor.hpp
+/// @brief Runs a program with batched nodes over a runtime batch: the pre stage once on
+/// scalars, the loop stage on xsimd batches (one sample per lane; unbatched values
+/// splatted; the last, partial group of lanes padded and masked), the post stage once.
+/// Work is split into fixed chunks of samples; each chunk's reductions are summed
+/// separately and the chunk sums are added in order, so results do not depend on the
+/// number of threads. Nothing is allocated inside the loop.
+#ifndef CALX_DETAIL_BATCH_EXECUTOR_HPP
+#define CALX_DETAIL_BATCH_EXECUTOR_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/all_ops.hpp>
+#include <calx/detail/batch_plan.hpp>
+#include <calx/detail/codegen.hpp>
+#include <calx/detail/ir.hpp>
+#include <calx/detail/views.hpp>
+
+#include <xsimd/xsimd.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <thread>
+#include <utility>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// Samples per chunk: a multiple of every lane count, large enough to amortise the
+/// per-chunk work, small enough to balance threads.
+inline constexpr std::size_t batch_chunk = 2048;
+
+template <class Source, class T, class Arch>
+struct batch_executor {
+  static constexpr const auto& ir = materialized<Source>::value;
+  static constexpr const auto& plan = planned<Source>::value;
+  using IRT = typename materialized<Source>::ir_type;
+  using B = xsimd::batch<T, Arch>;
+  using M = xsimd::batch_bool<T, Arch>;
+  static constexpr std::size_t W = B::size;
+  static constexpr std::size_t R = static_cast<std::size_t>(plan.reductions);
+  static_assert(batch_chunk % W == 0);
+
+  template <int S>
+  static constexpr std::size_t nreal = static_cast<std::size_t>(plan.slots[S][0]);
+  template <int S>
+  static constexpr std::size_t nmask = static_cast<std::size_t>(plan.slots[S][1]);
+  using pre_regs = registers<T, bool, nreal<0>, nmask<0>>;
+  using loop_regs = registers<B, M, nreal<1>, nmask<1>>;
+  using post_regs = registers<T, bool, nreal<2>, nmask<2>>;
+
+  // ---- scalar stages (pre, post) -------------------------------------------------
+  template <int Id>
+  static CALX_INLINE const auto& scalar_operand(const pre_regs& pre, const post_regs& post) {
+    constexpr int s = plan.slot[Id];
+    if constexpr (plan.stage_of[Id] == stage::pre) {
+      if constexpr (ir.nodes[Id].kind == value_kind::boolean)
+        return pre.mask[s];
+      else
+        return pre.real[s];
+    } else if constexpr (ir.nodes[Id].kind == value_kind::boolean) {
+      return post.mask[s];
+    } else {
+      return post.real[s];
+    }
+  }
+
+  template <std::size_t J, class Regs>
+  static CALX_INLINE void scalar_step(Regs& dst, const pre_regs& pre, const post_regs& post,
+                                      const input_view<T>* in, const T* totals) {
+    constexpr node n = ir.nodes[J];
+    constexpr int s = plan.slot[J];
+    if constexpr (n.op == input_opcode) {
+      dst.real[s] = in[static_cast<std::size_t>(n.value)].value;
+    } else if constexpr (n.op == constant_opcode) {
+      if constexpr (n.kind == value_kind::boolean)
+        dst.mask[s] = n.value != 0.0;
+      else
+        dst.real[s] = T(n.value);
+    } else if constexpr (plan.reduction[J] >= 0) {
+      dst.real[s] = totals[plan.reduction[J]];
+    } else {
+      using traits = op_traits<op_at_t<n.op>>;
+      auto&& v = [&]() {
+        if constexpr (traits::arity == 1)
+          return traits::kernel(scalar_operand<n.in[0]>(pre, post));
+        else if constexpr (traits::arity == 2)
+          return traits::kernel(scalar_operand<n.in[0]>(pre, post), scalar_operand<n.in[1]>(pre, post));
+        else
+          return traits::kernel(scalar_operand<n.in[0]>(pre, post), scalar_operand<n.in[1]>(pre, post),
+                                scalar_operand<n.in[2]>(pre, post));
+      }();
+      if constexpr (n.kind == value_kind::boolean)
+        dst.mask[s] = v;
+      else
+        dst.real[s] = v;
+    }
+  }
+
+  template <stage S, std::size_t... J>
+  static CALX_INLINE void run_scalar_stage(pre_regs& pre, post_regs& post, const input_view<T>* in,
+                                           const T* totals, std::index_sequence<J...>) {
+    auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+      if constexpr (plan.stage_of[K] == S) {
+        if constexpr (S == stage::pre)
+          scalar_step<K>(pre, pre, post, in, totals);
+        else
+          scalar_step<K>(post, pre, post, in, totals);
+      }
+    };
+    (one(std::integral_constant<std::size_t, J>{}), ...);
+  }
+
+  // ---- the loop stage ----------------------------------------------------------------
+  template <int Id>
+  static CALX_INLINE auto loop_operand(const pre_regs& pre, const loop_regs& loop) {
+    constexpr int s = plan.slot[Id];
+    if constexpr (plan.stage_of[Id] == stage::loop) {
+      if constexpr (ir.nodes[Id].kind == value_kind::boolean)
+        return loop.mask[s];
+      else
+        return loop.real[s];
+    } else if constexpr (ir.nodes[Id].kind == value_kind::boolean) {
+      return M(pre.mask[s]);
+    } else {
+      return B(pre.real[s]);
+    }
+  }
+
+  /// Lanes of samples [i, i + count) of a batched input; missing lanes repeat the last sample.
+  template <bool Contiguous>
+  static CALX_INLINE B load(const input_view<T>& v, std::size_t i, std::size_t count) {
+    if constexpr (Contiguous) {
+      if (count == W) return xsimd::load_unaligned<Arch>(reinterpret_cast<const T*>(v.base) + i);
+    }
+    alignas(64) T lanes[W];
+    for (std::size_t l = 0; l < W; ++l)
+      std::memcpy(&lanes[l], v.base + (i + (l < count ? l : count - 1)) * v.stride, sizeof(T));
+    return xsimd::load_aligned<Arch>(lanes);
+  }
+
+  template <bool Contiguous, std::size_t J>
+  static CALX_INLINE void loop_step(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
+                                    std::size_t i, std::size_t count) {
+    constexpr node n = ir.nodes[J];
+    constexpr int s = plan.slot[J];
+    if constexpr (plan.reduction[J] >= 0) {
+      const B v = loop_operand<n.in[0]>(pre, loop);
+      if (count == W) {
+        acc[plan.reduction[J]] += v;
+      } else {
+        alignas(64) T mask_lanes[W];
+        for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
+        acc[plan.reduction[J]] += xsimd::select(xsimd::load_aligned<Arch>(mask_lanes) != B(T(0)), v, B(T(0)));
+      }
+    } else if constexpr (plan.stage_of[J] != stage::loop) {
+    } else if constexpr (n.op == input_opcode) {
+      loop.real[s] = load<Contiguous>(in[static_cast<std::size_t>(n.value)], i, count);
+    } else {
+      using traits = op_traits<op_at_t<n.op>>;
+      if constexpr (n.kind == value_kind::boolean) {
+        if constexpr (traits::arity == 2)
+          loop.mask[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop), loop_operand<n.in[1]>(pre, loop));
+      } else if constexpr (traits::arity == 1) {
+        loop.real[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop));
+      } else if constexpr (traits::arity == 2) {
+        loop.real[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop), loop_operand<n.in[1]>(pre, loop));
+      } else {
+        loop.real[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop), loop_operand<n.in[1]>(pre, loop),
+                                      loop_operand<n.in[2]>(pre, loop));
+      }
+    }
+  }
+
+  template <std::size_t O>
+  static CALX_INLINE void store_output(const loop_regs& loop, const output_view<T>* out, std::size_t i,
+                                       std::size_t count) {
+    constexpr int id = ir.outputs[O];
+    if constexpr (plan.stage_of[id] == stage::loop) {
+      const B v = loop.real[plan.slot[id]];
+      if (count == W) {
+        xsimd::store_unaligned(out[O].column + i, v);
+      } else {
+        alignas(64) T lanes[W];
+        xsimd::store_aligned(lanes, v);
+        for (std::size_t l = 0; l < count; ++l) out[O].column[i + l] = lanes[l];
+      }
+    }
+  }
+
+  template <bool Contiguous, std::size_t... J, std::size_t... O>
+  static void run_chunk(const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
+                        std::size_t begin, std::size_t end, T* partial, std::index_sequence<J...>,
+                        std::index_sequence<O...>) {
+    B acc[R == 0 ? 1 : R];
+    for (auto& a : acc) a = B(T(0));
+    loop_regs loop;
+    for (std::size_t i = begin; i < end; i += W) {
+      const std::size_t count = std::min(W, end - i);
+      (loop_step<Contiguous, J>(loop, acc, pre, in, i, count), ...);
+      (store_output<O>(loop, out, i, count), ...);
+    }
+    for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
+  }
+
+  template <std::size_t... O>
+  static void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
+                         std::size_t batch, std::index_sequence<O...>) {
+    auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+      constexpr int id = ir.outputs[K];
+      if constexpr (plan.stage_of[id] != stage::loop) {
+        const T v = scalar_operand<id>(pre, post);
+        if (out[K].scalar != nullptr) *out[K].scalar = v;
+        if (out[K].column != nullptr) std::fill(out[K].column, out[K].column + batch, v);
+      }
+    };
+    (one(std::integral_constant<std::size_t, O>{}), ...);
+  }
+
+  /// Evaluates the program for `batch` samples using up to `threads` threads.
+  static void run(const input_view<T>* in, const output_view<T>* out, std::size_t batch, unsigned threads) {
+    constexpr auto nodes = std::make_index_sequence<IRT::size>{};
+    constexpr auto outs = std::make_index_sequence<IRT::output_count>{};
+    pre_regs pre;
+    post_regs post;
+    run_scalar_stage<stage::pre>(pre, post, in, nullptr, nodes);
+    bool contiguous = true;
+    for (std::size_t k = 0; k < IRT::input_count; ++k)
+      if (ir.nodes[ir.inputs[k]].batched) contiguous = contiguous && in[k].stride == sizeof(T);
+    const std::size_t chunks = (batch + batch_chunk - 1) / batch_chunk;
+    std::vector<T> partial(chunks * R);  // allocated once, before the loop
+    auto work = [&](std::size_t c0, std::size_t c1) {
+      for (std::size_t c = c0; c < c1; ++c) {
+        const std::size_t b = c * batch_chunk, e = std::min(batch, b + batch_chunk);
+        if (contiguous)
+          run_chunk<true>(pre, in, out, b, e, partial.data() + c * R, nodes, outs);
+        else
+          run_chunk<false>(pre, in, out, b, e, partial.data() + c * R, nodes, outs);
+      }
+    };
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t t = std::min<std::size_t>({threads == 0 ? hw : std::min(threads, hw), chunks});
+    if (t <= 1) {
+      work(0, chunks);
+    } else {
+      std::vector<std::jthread> pool;
+      pool.reserve(t - 1);
+      for (std::size_t k = 1; k < t; ++k) pool.emplace_back(work, chunks * k / t, chunks * (k + 1) / t);
+      work(0, chunks / t);
+    }  // jthreads join here
+    T totals[R == 0 ? 1 : R] = {};
+    for (std::size_t c = 0; c < chunks; ++c)
+      for (std::size_t r = 0; r < R; ++r) totals[r] += partial[c * R + r];
+    run_scalar_stage<stage::post>(pre, post, in, totals, nodes);
+    write_once(pre, post, out, batch, outs);
+  }
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_BATCH_EXECUTOR_HPP

@@ -1,0 +1,60 @@
+/// @file detail/batched_call.hpp
+/// @brief Running a derived program on arguments that hold runtime batches
+/// (std::vector / std::span of floats or doubles): inputs become views, results are
+/// built with a `calx::batched<T>` column wherever a value is per sample.
+#ifndef CALX_DETAIL_BATCHED_CALL_HPP
+#define CALX_DETAIL_BATCHED_CALL_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/batched.hpp>
+#include <calx/detail/batch_executor.hpp>
+#include <calx/detail/transform_support.hpp>
+#include <calx/detail/views.hpp>
+
+#include <xsimd/xsimd.hpp>
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// Whether any of outputs [first, first + count) of `Program` is per sample.
+template <class Program>
+constexpr bool any_batched_output(std::size_t first, std::size_t count) {
+  constexpr const auto& r = materialized<Program>::value;
+  for (std::size_t o = first; o < first + count; ++o)
+    if (r.nodes[r.outputs[o]].batched) return true;
+  return false;
+}
+
+/// `Tree` (tracer leaves) as a result: columns if any of its outputs is per sample.
+template <class Program, class Tree, class L, std::size_t First>
+using result_tree_t =
+    rebind_t<Tree, std::conditional_t<any_batched_output<Program>(First, leaf_count_v<Tree>), batched<L>, L>>;
+
+/// Runs `Program` on `args` (leaves numbers or batches); `Spec` is the traced structure of
+/// all its outputs, `Result` the same structure with number or column leaves.
+template <class Program, class Spec, class Result, class L, class... Args>
+Result batched_call(const char* api, const Args&... args) {
+  constexpr std::size_t ni = (std::size_t{0} + ... + leaf_count_v<Args>);
+  std::array<input_view<L>, ni == 0 ? 1 : ni> in{};
+  input_view<L>* ip = in.data();
+  batch_length len;
+  int k = 0;
+  ((collect_views<L>(args, ip, len, k++, api)), ...);
+  Result r{};
+  resize_columns(r, len.size);
+  std::array<output_view<L>, leaf_count_v<Spec> == 0 ? 1 : leaf_count_v<Spec>> out{};
+  output_view<L>* op = out.data();
+  collect_outputs<Spec, L>(r, op, len.size, api);
+  batch_executor<Program, L, xsimd::default_arch>::run(in.data(), out.data(), len.size, 1);
+  return r;
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_BATCHED_CALL_HPP

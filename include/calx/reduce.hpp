@@ -1,0 +1,58 @@
+/// @file reduce.hpp
+/// @brief `calx::sum` and `calx::mean`: over a runtime batch (a batched argument, or
+/// vmap's result inside a traced function), over a std::array, or over plain numbers.
+#ifndef CALX_REDUCE_HPP
+#define CALX_REDUCE_HPP
+
+#include <calx/config.hpp>
+#include <calx/math.hpp>
+#include <calx/ops/reduction.hpp>
+#include <calx/tracer.hpp>
+
+#include <array>
+#include <cstddef>
+#include <iterator>
+#include <type_traits>
+
+CALX_BEGIN_NAMESPACE
+
+struct sum_fn {
+  /// The sum over the batch of a batched traced value.
+  template <std::same_as<tracer> T>
+  constexpr tracer operator()(const T& x) const { return detail::emit<batch_sum_op>(x); }
+  /// The sum of the elements of a std::array, or of a range of numbers.
+  template <class R>
+    requires requires(const R& r) { std::begin(r); std::end(r); }
+  constexpr auto operator()(const R& r) const {
+    using T = std::remove_cvref_t<decltype(*std::begin(r))>;
+    if constexpr (std::is_same_v<T, tracer>) {
+      tracer s{};  // symbolic zero: the empty sum
+      for (const tracer& x : r) s = s + x;
+      return s;
+    } else {
+      T s{};
+      for (const T& x : r) s += x;
+      return s;
+    }
+  }
+};
+/// `calx::sum(xs)`: see sum_fn.
+inline constexpr sum_fn sum{};
+
+struct mean_fn {
+  template <std::same_as<tracer> T>
+  constexpr tracer operator()(const T& x) const {
+    return detail::emit<batch_sum_op>(x) / detail::emit<batch_sum_op>(detail::emit<broadcast_op>(1.0, x));
+  }
+  template <class R>
+    requires requires(const R& r) { std::size(r); }
+  constexpr auto operator()(const R& r) const {
+    return sum(r) / static_cast<double>(std::size(r));
+  }
+};
+/// `calx::mean(xs)`: the sum divided by the number of elements or samples.
+inline constexpr mean_fn mean{};
+
+CALX_END_NAMESPACE
+
+#endif // CALX_REDUCE_HPP
