@@ -1,10 +1,11 @@
 /// @file calx.hpp
-/// @brief The umbrella header: calx's stable core. Optional pieces (calx/simd/, calx/cuda/)
-/// are included separately.
+/// @brief The umbrella header: tracing, every transform and vmap. Optional pieces
+/// (calx/simd/batch.hpp, calx/cuda/) are included separately.
 #ifndef CALX_CALX_HPP
 #define CALX_CALX_HPP
 
 #include <calx/argnums.hpp>
+#include <calx/batched.hpp>
 #include <calx/config.hpp>
 #include <calx/grad.hpp>
 #include <calx/hessian.hpp>
@@ -21,10 +22,12 @@
 #include <calx/ops/special.hpp>
 #include <calx/ops/trigonometric.hpp>
 #include <calx/program.hpp>
+#include <calx/reduce.hpp>
 #include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 #include <calx/value_and_grad.hpp>
 #include <calx/vjp.hpp>
+#include <calx/vmap.hpp>
 
 #endif // CALX_CALX_HPP

@@ -50,7 +50,8 @@ std::string ir_text(const IR& r, const char* real_type) {
     return names[id];
   };
   auto typed = [&](int id) {
-    return names[id] + ":" + (r.nodes[id].kind == value_kind::boolean ? "bool" : real_type);
+    return names[id] + ":" + (r.nodes[id].kind == value_kind::boolean ? "bool" : real_type) +
+           (r.nodes[id].batched ? "[B]" : "");
   };
   std::string s = "{ lambda ";
   for (std::size_t i = 0; i < IR::input_count; ++i) {
@@ -75,7 +76,8 @@ std::string ir_text(const IR& r, const char* real_type) {
 }  // namespace detail
 
 /// The IR of `p` as text, one node a line, like `jax.make_jaxpr`:
-/// `{ lambda a:f64 . let  b:f64 = sin a  in (b) }`.
+/// `{ lambda a:f64 . let  b:f64 = sin a  in (b) }`. Values with one entry per sample of a
+/// runtime batch are typed `f64[B]`.
 template <class Source, class Leaf, class... Args>
 std::string to_string(const program<Source, Leaf, Args...>& p) {
   return detail::ir_text(p.ir, std::is_same_v<Leaf, float> ? "f32" : "f64");
