@@ -177,8 +177,9 @@ inline constexpr bool is_std_array_v<std::array<T, N>> = true;
 template <class T>
 inline constexpr bool traced_tree_v = leaves_are_v<T, tracer> && tree_traits<T>::valid;
 
-/// The executable vmap: thread count and optional output buffers (`Dest`, or void).
-template <class F, class InAxes, class OutAxes, class Dest>
+/// The executable vmap: thread count, optional output buffers (`Dest`, or void) and the
+/// SIMD architecture the loop is compiled for.
+template <class F, class InAxes, class OutAxes, class Dest, class Arch = xsimd::default_arch>
 struct vmap_call;
 
 template <class F, class InAxes, class OutAxes>
@@ -198,6 +199,9 @@ struct vmap_transform {
   /// calx::batched / std::array of the batch's length) instead of allocating.
   template <class Out>
   constexpr vmap_call<F, InAxes, OutAxes, Out> into(Out& out) const { return {1, &out}; }
+  /// The loop compiled for xsimd architecture `A`.
+  template <class A>
+  constexpr vmap_call<F, InAxes, OutAxes, void, A> arch() const { return {1, nullptr}; }
 
  private:
   template <class T>
@@ -295,14 +299,18 @@ struct vmap_transform {
   }
 };
 
-template <class F, class InAxes, class OutAxes, class Dest>
+template <class F, class InAxes, class OutAxes, class Dest, class Arch>
 struct vmap_call {
   unsigned thread_count = 1;
   Dest* out = nullptr;
 
   constexpr vmap_call threads(unsigned n) const { return {n, out}; }
   template <class O>
-  constexpr vmap_call<F, InAxes, OutAxes, O> into(O& o) const { return {thread_count, &o}; }
+  constexpr vmap_call<F, InAxes, OutAxes, O, Arch> into(O& o) const { return {thread_count, &o}; }
+  /// The loop compiled for xsimd architecture `A` (e.g. inside a functor for
+  /// xsimd::dispatch; see docs/vmap.md).
+  template <class A>
+  constexpr vmap_call<F, InAxes, OutAxes, Dest, A> arch() const { return {thread_count, out}; }
 
   template <class... A>
   auto operator()(const A&... a) const {
@@ -362,11 +370,11 @@ struct vmap_call {
         auto result = spec::template leaf_result<Col, L>();
         resize_columns(result, batch);
         collect_outputs<Out, L>(result, op, batch, "calx::vmap");
-        batch_executor<Program, L, xsimd::default_arch>::run(in.data(), ov.data(), batch, thread_count);
+        batch_executor<Program, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
         return result;
       } else {
         collect_outputs<Out, L>(*out, op, batch, "calx::vmap");
-        batch_executor<Program, L, xsimd::default_arch>::run(in.data(), ov.data(), batch, thread_count);
+        batch_executor<Program, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
       }
     }
   }

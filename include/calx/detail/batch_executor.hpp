@@ -133,12 +133,12 @@ struct batch_executor {
   template <bool Contiguous>
   static CALX_INLINE B load(const input_view<T>& v, std::size_t i, std::size_t count) {
     if constexpr (Contiguous) {
-      if (count == W) return xsimd::load_unaligned<Arch>(reinterpret_cast<const T*>(v.base) + i);
+      if (count == W) return B::load_unaligned(reinterpret_cast<const T*>(v.base) + i);
     }
     alignas(64) T lanes[W];
     for (std::size_t l = 0; l < W; ++l)
       std::memcpy(&lanes[l], v.base + (i + (l < count ? l : count - 1)) * v.stride, sizeof(T));
-    return xsimd::load_aligned<Arch>(lanes);
+    return B::load_aligned(lanes);
   }
 
   template <bool Contiguous, std::size_t J>
@@ -153,7 +153,7 @@ struct batch_executor {
       } else {
         alignas(64) T mask_lanes[W];
         for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
-        acc[plan.reduction[J]] += xsimd::select(xsimd::load_aligned<Arch>(mask_lanes) != B(T(0)), v, B(T(0)));
+        acc[plan.reduction[J]] += xsimd::select(B::load_aligned(mask_lanes) != B(T(0)), v, B(T(0)));
       }
     } else if constexpr (plan.stage_of[J] != stage::loop) {
     } else if constexpr (n.op == input_opcode) {
@@ -181,10 +181,10 @@ struct batch_executor {
     if constexpr (plan.stage_of[id] == stage::loop) {
       const B v = loop.real[plan.slot[id]];
       if (count == W) {
-        xsimd::store_unaligned(out[O].column + i, v);
+        v.store_unaligned(out[O].column + i);
       } else {
         alignas(64) T lanes[W];
-        xsimd::store_aligned(lanes, v);
+        v.store_aligned(lanes);
         for (std::size_t l = 0; l < count; ++l) out[O].column[i + l] = lanes[l];
       }
     }
