@@ -68,6 +68,7 @@ struct where_op {};
 struct stop_gradient_op {};
 struct batch_sum_op {};
 struct broadcast_op {};
+struct batch_size_op {};
 
 namespace detail {
 /// Every op the IR can name; a node's `op` is an index into this list. Order is ABI of
@@ -77,7 +78,7 @@ using op_registry =
               log1p_op, expm1_op, sqrt_op, rsqrt_op, sin_op, cos_op, tan_op, tanh_op, sigmoid_op,
               abs_op, sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op, ge_op,
               eq_op, ne_op, where_op, stop_gradient_op, batch_sum_op,
-              broadcast_op>;
+              broadcast_op, batch_size_op>;
 
 template <class Op>
 inline constexpr std::uint16_t opcode_v = static_cast<std::uint16_t>(index_of_v<op_registry, Op>);

@@ -42,7 +42,7 @@ inline constexpr sum_fn sum{};
 struct mean_fn {
   template <std::same_as<tracer> T>
   constexpr tracer operator()(const T& x) const {
-    return detail::emit<batch_sum_op>(x) / detail::emit<batch_sum_op>(detail::emit<broadcast_op>(1.0, x));
+    return detail::emit<batch_sum_op>(x) / detail::emit<batch_size_op>(x);
   }
   template <class R>
     requires requires(const R& r) { std::size(r); }

@@ -69,10 +69,12 @@ struct batch_executor {
 
   template <std::size_t J, class Regs>
   static CALX_INLINE void scalar_step(Regs& dst, const pre_regs& pre, const post_regs& post,
-                                      const input_view<T>* in, const T* totals) {
+                                      const input_view<T>* in, const T* totals, std::size_t batch) {
     constexpr node n = ir.nodes[J];
     constexpr int s = plan.slot[J];
-    if constexpr (n.op == input_opcode) {
+    if constexpr (n.op == opcode_v<batch_size_op>) {
+      dst.real[s] = static_cast<T>(batch);
+    } else if constexpr (n.op == input_opcode) {
       dst.real[s] = in[static_cast<std::size_t>(n.value)].value;
     } else if constexpr (n.op == constant_opcode) {
       if constexpr (n.kind == value_kind::boolean)
@@ -101,13 +103,13 @@ struct batch_executor {
 
   template <stage S, std::size_t... J>
   static CALX_INLINE void run_scalar_stage(pre_regs& pre, post_regs& post, const input_view<T>* in,
-                                           const T* totals, std::index_sequence<J...>) {
+                                           const T* totals, std::size_t batch, std::index_sequence<J...>) {
     auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
       if constexpr (plan.stage_of[K] == S) {
         if constexpr (S == stage::pre)
-          scalar_step<K>(pre, pre, post, in, totals);
+          scalar_step<K>(pre, pre, post, in, totals, batch);
         else
-          scalar_step<K>(post, pre, post, in, totals);
+          scalar_step<K>(post, pre, post, in, totals, batch);
       }
     };
     (one(std::integral_constant<std::size_t, J>{}), ...);
@@ -225,7 +227,7 @@ struct batch_executor {
     constexpr auto outs = std::make_index_sequence<IRT::output_count>{};
     pre_regs pre;
     post_regs post;
-    run_scalar_stage<stage::pre>(pre, post, in, nullptr, nodes);
+    run_scalar_stage<stage::pre>(pre, post, in, nullptr, batch, nodes);
     bool contiguous = true;
     for (std::size_t k = 0; k < IRT::input_count; ++k)
       if (ir.nodes[ir.inputs[k]].batched) contiguous = contiguous && in[k].stride == sizeof(T);
@@ -253,7 +255,7 @@ struct batch_executor {
     T totals[R == 0 ? 1 : R] = {};
     for (std::size_t c = 0; c < chunks; ++c)
       for (std::size_t r = 0; r < R; ++r) totals[r] += partial[c * R + r];
-    run_scalar_stage<stage::post>(pre, post, in, totals, nodes);
+    run_scalar_stage<stage::post>(pre, post, in, totals, batch, nodes);
     write_once(pre, post, out, batch, outs);
   }
 };

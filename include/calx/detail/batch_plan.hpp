@@ -40,6 +40,7 @@ constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
   constexpr std::size_t N = IR::size;
   batch_plan<N> plan;
   constexpr std::uint16_t sum_code = opcode_v<batch_sum_op>;
+  constexpr std::uint16_t size_code = opcode_v<batch_size_op>;
   for (std::size_t j = 0; j < N; ++j) {
     const node& n = r.nodes[j];
     plan.reduction[j] = -1;
@@ -53,6 +54,8 @@ constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
     } else if (n.op == sum_code) {
       s = stage::post;
       plan.reduction[j] = plan.reductions++;
+    } else if (n.op == size_code) {
+      s = stage::pre;  // its operand only names the batch; the value is known up front
     } else {
       for (int a : n.in)
         if (a >= 0 && plan.stage_of[a] == stage::post) s = stage::post;
@@ -66,7 +69,7 @@ constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
   for (std::size_t j = 0; j < N; ++j) last_use[j] = static_cast<int>(j);
   for (std::size_t j = 0; j < N; ++j)
     for (int a : r.nodes[j].in)
-      if (a >= 0) {
+      if (a >= 0 && r.nodes[j].op != size_code) {
         last_use[a] = static_cast<int>(j);
         if (plan.stage_of[a] != plan.stage_of[j]) pinned[a] = true;
       }
@@ -84,7 +87,7 @@ constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
         plan.slot[j] = pool[k].back();
         pool[k].pop_back();
       }
-      for (int i = 0; i < 3; ++i) {
+      for (int i = 0; i < 3 && n.op != size_code; ++i) {
         const int a = n.in[i];
         if (a < 0 || pinned[a] || last_use[a] != static_cast<int>(j) || static_cast<int>(plan.stage_of[a]) != st) continue;
         bool seen = false;

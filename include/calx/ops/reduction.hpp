@@ -62,6 +62,25 @@ struct op_traits<broadcast_op> {
   }
 };
 
+/// `batch_size(like)`: the number of samples in the batch of `like`, known before the loop
+/// (so `x / batch_size` needs no second pass); its derivative is zero.
+template <>
+struct op_traits<batch_size_op> {
+  static constexpr const char* name = "batch_size";
+  static constexpr int arity = 1;
+  static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr bool reduces_batch = true;
+  template <class T>
+  CALX_HOST_DEVICE static constexpr T kernel(const T& x) { return x; }  // the executor sets the value
+  static constexpr int simplify(detail::graph& g, int* in) {
+    if (in[0] < 0 || !g.is_batched(in[0]))
+      detail::trace_error("calx::mean: the value is not a runtime batch");
+    return detail::no_simplification;
+  }
+  static constexpr auto jvp(const auto&, const auto&, const auto&) { return tracer{}; }
+  static constexpr std::array<tracer, 1> vjp(const auto&, const auto&, const auto&) { return {tracer{}}; }
+};
+
 CALX_END_NAMESPACE
 
 #endif // CALX_OPS_REDUCTION_HPP
