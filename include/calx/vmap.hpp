@@ -199,9 +199,9 @@ struct vmap_transform {
   /// calx::batched / std::array of the batch's length) instead of allocating.
   template <class Out>
   constexpr vmap_call<F, InAxes, OutAxes, Out> into(Out& out) const { return {1, &out}; }
-  /// The loop compiled for xsimd architecture `A`.
+  /// The loop compiled for xsimd architecture `A` (a value, e.g. `xsimd::avx2{}`).
   template <class A>
-  constexpr vmap_call<F, InAxes, OutAxes, void, A> arch() const { return {1, nullptr}; }
+  constexpr vmap_call<F, InAxes, OutAxes, void, A> arch(A) const { return {1, nullptr}; }
 
  private:
   template <class T>
@@ -307,10 +307,10 @@ struct vmap_call {
   constexpr vmap_call threads(unsigned n) const { return {n, out}; }
   template <class O>
   constexpr vmap_call<F, InAxes, OutAxes, O, Arch> into(O& o) const { return {thread_count, &o}; }
-  /// The loop compiled for xsimd architecture `A` (e.g. inside a functor for
-  /// xsimd::dispatch; see docs/vmap.md).
+  /// The loop compiled for xsimd architecture `A`, given as a value like xsimd::dispatch
+  /// passes it to its functor (see docs/vmap.md).
   template <class A>
-  constexpr vmap_call<F, InAxes, OutAxes, Dest, A> arch() const { return {thread_count, out}; }
+  constexpr vmap_call<F, InAxes, OutAxes, Dest, A> arch(A) const { return {thread_count, out}; }
 
   template <class... A>
   auto operator()(const A&... a) const {
