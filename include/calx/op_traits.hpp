@@ -8,7 +8,13 @@
 /// - `jvp(y, x..., t...)`: the output tangent, a traced function of the output `y`, the
 ///   primals and their tangents (a tangent may be a symbolic zero);
 /// - `vjp(ct, y, x...)`: a `std::array` of input cotangents, written the same way;
-/// - optionally `simplify(g, in)`: constant folding and identities at emission time.
+/// - optionally `simplify(g, in)`: constant folding and identities at emission time;
+/// - batching: elementwise ops need no rule (the batch pass maps them over the batch);
+///   ops across the batch declare `reduces_batch` (their result is not per sample);
+/// - `decomposition`: reserved for ops defined by other ops (the decomposition issue);
+///   today every built-in op has its own rules.
+/// Each rule is a named concept below; a transform that reaches an op without the rule it
+/// needs fails to compile with a message naming the op type.
 #ifndef CALX_OP_TRAITS_HPP
 #define CALX_OP_TRAITS_HPP
 

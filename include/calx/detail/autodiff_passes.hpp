@@ -11,6 +11,7 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/diagnostics.hpp>
 #include <calx/detail/graph.hpp>
 #include <calx/detail/replay.hpp>
 #include <calx/op_traits.hpp>
@@ -50,6 +51,7 @@ constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vecto
     if (!any) continue;
     visit_op(n.op, [&]<class Op>(type_identity<Op>) {
       if constexpr (op_traits<Op>::arity > 0 && op_traits<Op>::result == value_kind::real) {
+        static_assert(has_jvp_rule<Op>, CALX_MSG_NO_JVP_RULE);
         t[j] = [&]<int... I>(std::integer_sequence<int, I...>) {
           return op_traits<Op>::jvp(in_graph(g, p[j]), operand<Op, I>(g, p[n.in[I]])...,
                                     in_graph(g, t[n.in[I]])...)
@@ -91,6 +93,7 @@ constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vec
     if (ct[jj] < 0 || n.op == input_opcode || n.kind == value_kind::boolean) continue;
     visit_op(n.op, [&]<class Op>(type_identity<Op>) {
       if constexpr (op_traits<Op>::arity > 0 && op_traits<Op>::result == value_kind::real) {
+        static_assert(has_vjp_rule<Op>, CALX_MSG_NO_VJP_RULE);
         const auto cts = [&]<int... I>(std::integer_sequence<int, I...>) {
           return op_traits<Op>::vjp(in_graph(g, ct[jj]), in_graph(g, p[jj]), operand<Op, I>(g, p[n.in[I]])...);
         }(std::make_integer_sequence<int, op_traits<Op>::arity>{});

@@ -108,4 +108,11 @@
   "calx::" api ": arguments that are runtime batches (std::vector, std::span) are not supported "  \
   "here yet; use calx::grad, calx::jvp, or calx::vmap over the batch"
 
+#define CALX_MSG_NO_JVP_RULE                                                                   \
+  "calx: forward mode (jvp, jacfwd, hessian) reached an op without a jvp rule; specialize "       \
+  "calx::op_traits<Op>::jvp(y, x..., t...) for the op named in this instantiation"
+#define CALX_MSG_NO_VJP_RULE                                                                   \
+  "calx: reverse mode (grad, vjp, jacrev, hessian) reached an op without a vjp rule; specialize " \
+  "calx::op_traits<Op>::vjp(ct, y, x...) for the op named in this instantiation"
+
 #endif // CALX_DETAIL_DIAGNOSTICS_HPP

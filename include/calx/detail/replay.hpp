@@ -37,6 +37,33 @@ constexpr auto operand(graph& g, int id) {
     return tracer{id < 0 ? nullptr : &g, id};
 }
 
+template <class Op, int I>
+using operand_t = decltype(operand<Op, I>(std::declval<graph&>(), 0));
+
+template <class Op, class Seq = std::make_integer_sequence<int, op_traits<Op>::arity>>
+struct rule_probe;
+template <class Op, int... I>
+struct rule_probe<Op, std::integer_sequence<int, I...>> {
+  static constexpr bool jvp = requires(const tracer& t) {
+    op_traits<Op>::jvp(t, std::declval<const operand_t<Op, I>&>()..., ((void)I, t)...);
+  };
+  static constexpr bool vjp = requires(const tracer& t) {
+    op_traits<Op>::vjp(t, t, std::declval<const operand_t<Op, I>&>()...);
+  };
+};
+
+}  // namespace detail
+
+/// The op has a forward-mode rule `op_traits<Op>::jvp(y, x..., t...)`.
+template <class Op>
+concept has_jvp_rule = primitive<Op> && detail::rule_probe<Op>::jvp;
+
+/// The op has a reverse-mode rule `op_traits<Op>::vjp(ct, y, x...)`.
+template <class Op>
+concept has_vjp_rule = primitive<Op> && detail::rule_probe<Op>::vjp;
+
+namespace detail {
+
 /// Emits `Op` on operand ids into `g`; returns the result id (-1: symbolic zero).
 template <class Op>
 constexpr int emit_ids(graph& g, const int* in) {
