@@ -37,6 +37,10 @@ inline constexpr bool arity_matches_v = sizeof...(A) == op_traits<Op>::arity;
 
 }  // namespace detail
 
+/// A real operand of a traced expression: a tracer or a plain number.
+template <class T>
+concept real_operand = std::same_as<std::remove_cvref_t<T>, tracer> || number<T>;
+
 /// The function object behind `calx::sin`, `calx::pow`, ...: real operands, real result.
 template <class Op>
 struct op_fn {
@@ -52,7 +56,7 @@ struct op_fn {
 /// but a NaN or inf produced in the branch not taken still poisons `0 * inf`: guard the
 /// input of that branch too (the "double where" idiom, see docs/transforms.md).
 struct where_fn {
-  template <class C, trace_operand A, trace_operand B>
+  template <class C, real_operand A, real_operand B>
     requires(std::same_as<C, bool_tracer> || std::same_as<C, bool>)
   CALX_HOST_DEVICE constexpr auto operator()(const C& c, const A& a, const B& b) const {
     if constexpr (traced<C> || traced<A> || traced<B>) {
@@ -90,10 +94,6 @@ inline constexpr op_fn<min_op> min{};
 inline constexpr op_fn<max_op> max{};
 inline constexpr op_fn<stop_gradient_op> stop_gradient{};
 inline constexpr where_fn where{};
-
-/// A real operand of a traced expression: a tracer or a plain number.
-template <class T>
-concept real_operand = std::same_as<std::remove_cvref_t<T>, tracer> || number<T>;
 
 #define CALX_TRACED_BINARY(sym, Op)                                                   \
   template <real_operand A, real_operand B>                                           \

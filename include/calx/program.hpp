@@ -30,8 +30,11 @@ struct program {
   static constexpr const auto& ir = detail::ir_v<Source>;
 
   /// Runs the program on arguments with the traced structure (float or double leaves).
+  /// The IR does not depend on the precision: float leaves run float code, double leaves
+  /// double code; all leaves of one call share a precision.
   template <class... A>
-    requires(sizeof...(A) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<A, tracer>, Args> && ...))
+    requires(sizeof...(A) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<A, tracer>, Args> && ...) &&
+             (detail::leaves_are_v<A, detail::common_leaf_t<A...>> && ...))
   constexpr auto operator()(const A&... a) const {
     using L = detail::common_leaf_t<A...>;
     std::array<L, (std::size_t{0} + ... + detail::leaf_count_v<A>)> flat{};

@@ -25,7 +25,8 @@ inline std::string value_name(int k) {
   return s;
 }
 
-inline std::string number_text(double v) {
+template <class T>
+std::string number_text(T v) {
   char buf[32];
   auto res = std::to_chars(buf, buf + sizeof buf, v);
   std::string s(buf, res.ptr);
@@ -40,13 +41,16 @@ inline const char* op_name(std::uint16_t code) {
 }
 
 template <class IR>
-std::string ir_text(const IR& r, const char* real_type) {
+std::string ir_text(const IR& r, const char* real_type, bool single) {
   std::string names[IR::size == 0 ? 1 : IR::size];
   int next = 0;
   auto ref = [&](int id) {
     const node& n = r.nodes[id];
     if (n.op == constant_opcode)
-      return n.kind == value_kind::boolean ? std::string(n.value != 0 ? "True" : "False") : number_text(n.value);
+      // Constants are printed as the program's precision will see them.
+      return n.kind == value_kind::boolean ? std::string(n.value != 0 ? "True" : "False")
+             : single                       ? number_text(static_cast<float>(n.value))
+                                            : number_text(n.value);
     return names[id];
   };
   auto typed = [&](int id) {
@@ -80,7 +84,7 @@ std::string ir_text(const IR& r, const char* real_type) {
 /// runtime batch are typed `f64[B]`.
 template <class Source, class Leaf, class... Args>
 std::string to_string(const program<Source, Leaf, Args...>& p) {
-  return detail::ir_text(p.ir, std::is_same_v<Leaf, float> ? "f32" : "f64");
+  return detail::ir_text(p.ir, std::is_same_v<Leaf, float> ? "f32" : "f64", std::is_same_v<Leaf, float>);
 }
 
 CALX_END_NAMESPACE

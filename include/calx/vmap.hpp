@@ -219,7 +219,6 @@ struct vmap_transform {
   template <class... A>
   static constexpr auto traced(const A&... a) {
     using Ax = axes_info<InAxes, sizeof...(A)>;
-    using OAx = axes_info<OutAxes, 1>;
     static_assert(Ax::count_ok && Ax::values_ok, CALX_MSG_IN_AXES);
     static_assert(Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
     constexpr bool static_batch = [] {

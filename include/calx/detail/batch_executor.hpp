@@ -16,6 +16,8 @@
 #include <calx/detail/ir.hpp>
 #include <calx/detail/views.hpp>
 
+#include <calx/simd/math.hpp>
+
 #include <xsimd/xsimd.hpp>
 
 #include <algorithm>

@@ -68,10 +68,8 @@ struct derivative_transform {
  private:
   template <class C, class Split, class Info, class... A>
   static constexpr auto compute(const A&... a) {
-    using L = typename C::leaf;
     using V = typename Split::value;
     using S = wrt_spec<C, Info>;
-    using GR = typename grad_result<Info, L, A...>::type;
     using Outs = range_spec<0, leaf_count_v<V>>;
     constexpr bool reverse = Kind != derivative_kind::jacfwd;
     using Source = std::conditional_t<Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad,

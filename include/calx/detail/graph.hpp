@@ -100,6 +100,10 @@ struct graph {
   constexpr bool is_batched(int id) const { return id >= 0 && nodes[id].batched; }
   constexpr bool is_constant(int id) const { return id >= 0 && nodes[id].op == constant_opcode; }
   constexpr bool is_constant(int id, double v) const { return is_constant(id) && nodes[id].value == v; }
+  /// Whether `id` is the constant with exactly the bits of `v` (tells -0.0 from +0.0).
+  constexpr bool is_constant_bits(int id, double v) const {
+    return is_constant(id) && std::bit_cast<std::uint64_t>(nodes[id].value) == std::bit_cast<std::uint64_t>(v);
+  }
 };
 
 }  // namespace detail

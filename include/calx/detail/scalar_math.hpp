@@ -56,6 +56,21 @@ CALX_HOST_DEVICE constexpr T select(bool c, const T& a, const T& b) {
 }
 
 }  // namespace detail::scalar
+
+/// SIMD kernels that correct xsimd at edge inputs, defined in calx/simd/math.hpp (which
+/// every path that evaluates on batches includes).
+namespace detail::simd_math {
+template <class B>
+B pow(const B& x, const B& p);
+template <class B>
+B atan2(const B& a, const B& b);
+template <class B>
+B erf(const B& x);
+template <class B>
+B erfc(const B& x);
+template <class B>
+B log(const B& x);
+}  // namespace detail::simd_math
 CALX_END_NAMESPACE
 
 #endif // CALX_DETAIL_SCALAR_MATH_HPP

@@ -71,8 +71,9 @@ struct op_traits<add_op> {
     if (in[0] < 0) return in[1];
     if (in[1] < 0) return in[0];
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) + detail::const_value(g, in[1]));
-    if (g.is_constant(in[0], 0.0)) return in[1];
-    if (g.is_constant(in[1], 0.0)) return in[0];
+    // x + (-0) is x for every x, signed zeros included; x + (+0) is not (it turns -0 into +0).
+    if (g.is_constant_bits(in[0], -0.0)) return in[1];
+    if (g.is_constant_bits(in[1], -0.0)) return in[0];
     detail::sort_operands(in);
     return detail::no_simplification;
   }
@@ -92,7 +93,7 @@ struct op_traits<sub_op> {
     if (in[1] < 0) return in[0];
     if (in[0] < 0) return detail::emit<neg_op>(tracer{&g, in[1]}).id;
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) - detail::const_value(g, in[1]));
-    if (g.is_constant(in[1], 0.0)) return in[0];
+    if (g.is_constant_bits(in[1], 0.0)) return in[0];  // x - (+0) is x exactly; x - (-0) is not
     return detail::no_simplification;
   }
   static constexpr auto jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta - tb; }

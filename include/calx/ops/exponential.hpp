@@ -10,6 +10,7 @@
 #include <calx/tracer.hpp>
 
 #include <array>
+#include <type_traits>
 
 CALX_BEGIN_NAMESPACE
 
@@ -38,7 +39,12 @@ template <>
 struct op_traits<log_op> : detail::unary_real_op<op_traits<log_op>> {
   static constexpr const char* name = "log";
   template <class T>
-  CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::log; return log(x); }
+  CALX_HOST_DEVICE static T kernel(const T& x) {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::scalar::log(x);
+    else
+      return detail::simd_math::log(x);
+  }
   static constexpr auto d(const auto&, const auto& x) { return 1.0 / x; }
 };
 
@@ -83,7 +89,12 @@ struct op_traits<pow_op> {
   static constexpr int arity = 2;
   static constexpr detail::value_kind result = detail::value_kind::real;
   template <class T>
-  CALX_HOST_DEVICE static T kernel(const T& x, const T& p) { using detail::scalar::pow; return pow(x, p); }
+  CALX_HOST_DEVICE static T kernel(const T& x, const T& p) {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::scalar::pow(x, p);
+    else
+      return detail::simd_math::pow(x, p);
+  }
   static constexpr int simplify(detail::graph& g, int* in) {
     if (g.is_constant(in[1], 1.0)) return in[0];
     if (g.is_constant(in[1], 2.0)) return detail::emit<mul_op>(tracer{&g, in[0]}, tracer{&g, in[0]}).id;

@@ -53,8 +53,9 @@ struct equal_to {
   CALX_HOST_DEVICE constexpr auto operator()(const T& a, const T& b) const { return a == b; }
 };
 struct not_equal_to {
+  // !(a == b), not a != b: xsimd 8.1's AVX `!=` is an ordered compare, false for NaN.
   template <class T>
-  CALX_HOST_DEVICE constexpr auto operator()(const T& a, const T& b) const { return a != b; }
+  CALX_HOST_DEVICE constexpr auto operator()(const T& a, const T& b) const { return !(a == b); }
 };
 
 /// d max(x, y) / dx as JAX writes it: 1 where x wins, 1/2 at a tie, 0 where y wins.
@@ -151,12 +152,13 @@ struct extremum_op {
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) {
     using detail::scalar::select;
+    // !(a == a) is "a is NaN" (xsimd 8.1's AVX `!=` is ordered and misses NaN).
     if constexpr (IsMax)
-      return select((a > b) | (a != a), a, b);
+      return select((a > b) | !(a == a), a, b);
     else
-      return select((a < b) | (a != a), a, b);
+      return select((a < b) | !(a == a), a, b);
   }
-  static constexpr int simplify(graph& g, int* in) {
+  static constexpr int simplify(graph&, int* in) {
     if (in[0] == in[1]) return in[0];
     return no_simplification;
   }

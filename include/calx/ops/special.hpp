@@ -29,7 +29,12 @@ template <>
 struct op_traits<erf_op> : detail::unary_real_op<op_traits<erf_op>> {
   static constexpr const char* name = "erf";
   template <class T>
-  CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::erf; return erf(x); }
+  CALX_HOST_DEVICE static T kernel(const T& x) {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::scalar::erf(x);
+    else
+      return detail::simd_math::erf(x);
+  }
   static constexpr auto d(const auto&, const auto& x) { return detail::two_over_sqrt_pi * calx::exp(-(x * x)); }
 };
 
@@ -37,7 +42,12 @@ template <>
 struct op_traits<erfc_op> : detail::unary_real_op<op_traits<erfc_op>> {
   static constexpr const char* name = "erfc";
   template <class T>
-  CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::erfc; return erfc(x); }
+  CALX_HOST_DEVICE static T kernel(const T& x) {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::scalar::erfc(x);
+    else
+      return detail::simd_math::erfc(x);
+  }
   static constexpr auto d(const auto&, const auto& x) { return -detail::two_over_sqrt_pi * calx::exp(-(x * x)); }
 };
 

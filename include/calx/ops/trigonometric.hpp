@@ -11,6 +11,7 @@
 #include <calx/tracer.hpp>
 
 #include <array>
+#include <type_traits>
 
 CALX_BEGIN_NAMESPACE
 
@@ -53,7 +54,12 @@ struct op_traits<atan2_op> {
   static constexpr int arity = 2;
   static constexpr detail::value_kind result = detail::value_kind::real;
   template <class T>
-  CALX_HOST_DEVICE static T kernel(const T& a, const T& b) { using detail::scalar::atan2; return atan2(a, b); }
+  CALX_HOST_DEVICE static T kernel(const T& a, const T& b) {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::scalar::atan2(a, b);
+    else
+      return detail::simd_math::atan2(a, b);
+  }
   static constexpr auto jvp(const auto&, const auto& a, const auto& b, const auto& ta, const auto& tb) {
     return (ta * b - tb * a) / (a * a + b * b);
   }

@@ -6,6 +6,7 @@
 #define CALX_SIMD_BATCH_HPP
 
 #include <calx/config.hpp>
+#include <calx/simd/math.hpp>
 #include <calx/tree.hpp>
 
 #include <xsimd/xsimd.hpp>

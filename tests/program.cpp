@@ -1,0 +1,272 @@
+/// @file tests/program.cpp
+/// @brief `calx::trace` and `calx::program`: the IR a function becomes (sharing, common
+/// subexpressions, folding, dead nodes), structured arguments and results, precision, and
+/// agreement between a program and the same function run untransformed.
+
+#include <_include/float_compare.hpp>
+#include <_include/ir_inspect.hpp>
+
+#include <calx/calx.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <concepts>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace {
+
+using calx_test::count_op;
+using calx_test::count_operations;
+using calx_test::has_constant;
+using calx_test::output_op;
+using calx::detail::opcode_v;
+
+// ---------------------------------------------------------------------------------------
+// Sharing: a value used twice is one node, so repeated squaring is linear, not exponential.
+
+constexpr auto square_30_times = [](auto x) {
+  for (int i = 0; i < 30; ++i) x = x * x;
+  return x;
+};
+
+constexpr bool sharing_keeps_the_ir_linear() {
+  using P = decltype(calx::trace(square_30_times, 1.0));
+  return P::ir.size <= 32 && count_op<calx::mul_op>(P::ir) == 30 && P::ir.input_count == 1 &&
+         P::ir.output_count == 1;
+}
+
+// CSE: sin(x) + sin(x) computes sin once; x * y and y * x are one node.
+constexpr auto sin_twice = [](auto x) { return calx::sin(x) + calx::sin(x); };
+constexpr auto both_orders = [](auto x, auto y) { return x * y - y * x + (x + y) * (y + x); };
+
+constexpr bool common_subexpressions_are_merged() {
+  using P = decltype(calx::trace(sin_twice, 1.0));
+  using Q = decltype(calx::trace(both_orders, 1.0, 2.0));
+  // Q: c = mul a b; d = sub c c; e = add a b; f = mul e e; g = add d f.
+  return count_op<calx::sin_op>(P::ir) == 1 && count_op<calx::add_op>(P::ir) == 1 && P::ir.size == 3 &&
+         count_op<calx::mul_op>(Q::ir) == 2 && count_op<calx::add_op>(Q::ir) == 2 &&
+         count_op<calx::sub_op>(Q::ir) == 1 && Q::ir.size == 7;
+}
+
+// Folding: constants are combined at trace time; identities vanish.
+constexpr auto times_six = [](auto x) { return x * (2.0 * 3.0); };
+// `calx::where(false, x, 2.0)` is the traced constant 2, so `* 3.0` meets two constants
+// inside the graph and must fold there.
+constexpr auto folded_in_graph = [](auto x) { return calx::where(false, x, 2.0) * 3.0 * x; };
+// x + (-0.0) and x - (+0.0) are exact identities; x + (+0.0) is not (it maps -0 to +0).
+constexpr auto identities = [](auto x) { return calx::pow(-(-((x + -0.0) * 1.0 - 0.0) / 1.0), 1.0); };
+constexpr auto minus_one_times = [](auto x) { return x * -1.0; };
+constexpr auto squared = [](auto x) { return calx::pow(x, 2.0); };
+constexpr auto same_branches = [](auto x, auto y) { return calx::where(x < y, x, x) + calx::min(y, y); };
+
+constexpr bool constants_are_folded() {
+  using P = decltype(calx::trace(times_six, 1.0));
+  using Q = decltype(calx::trace(folded_in_graph, 1.0));
+  return P::ir.size == 3 && count_op<calx::mul_op>(P::ir) == 1 && has_constant(P::ir, 6.0) &&
+         Q::ir.size == 3 && count_op<calx::mul_op>(Q::ir) == 1 && has_constant(Q::ir, 6.0) &&
+         !has_constant(Q::ir, 2.0) && !has_constant(Q::ir, 3.0);
+}
+
+constexpr bool identities_vanish() {
+  using P = decltype(calx::trace(identities, 1.0));
+  using N = decltype(calx::trace(minus_one_times, 1.0));
+  using S = decltype(calx::trace(squared, 1.0));
+  using B = decltype(calx::trace(same_branches, 1.0, 2.0));
+  return P::ir.size == 1 && P::ir.outputs[0] == P::ir.inputs[0] &&                      // x
+         N::ir.size == 2 && output_op(N::ir, 0) == opcode_v<calx::neg_op> &&             // -x
+         S::ir.size == 2 && output_op(S::ir, 0) == opcode_v<calx::mul_op> &&             // x * x
+         count_op<calx::where_op>(B::ir) == 0 && count_op<calx::lt_op>(B::ir) == 0 &&     // x + y
+         count_op<calx::min_op>(B::ir) == 0 && count_operations(B::ir) == 1;
+}
+
+// Dead nodes: a value computed but not returned leaves no node; unused inputs stay (they
+// are the program's signature).
+constexpr auto with_unused_value = [](auto x, auto y) {
+  auto unused = calx::exp(x) * y;
+  static_cast<void>(unused);
+  return calx::sin(x);
+};
+
+constexpr bool dead_nodes_are_dropped() {
+  using P = decltype(calx::trace(with_unused_value, 1.0, 2.0));
+  return P::ir.size == 3 && count_op<calx::exp_op>(P::ir) == 0 && count_op<calx::mul_op>(P::ir) == 0 &&
+         count_op<calx::sin_op>(P::ir) == 1 && P::ir.input_count == 2;
+}
+
+// Returning an input: the output is the input node itself.
+constexpr auto second = [](auto, auto y) { return y; };
+constexpr auto twice_x = [](auto x, auto) { return std::pair{x, x}; };
+
+constexpr bool returning_an_input_adds_no_node() {
+  using P = decltype(calx::trace(second, 1.0, 2.0));
+  using Q = decltype(calx::trace(twice_x, 1.0, 2.0));
+  return P::ir.size == 2 && P::ir.outputs[0] == P::ir.inputs[1] && Q::ir.size == 2 && Q::ir.output_count == 2 &&
+         Q::ir.outputs[0] == Q::ir.inputs[0] && Q::ir.outputs[1] == Q::ir.inputs[0];
+}
+
+// Programs inside programs: a program called on tracers is inlined into the outer trace.
+constexpr auto inner = calx::trace([](auto x) { return calx::sin(x) * x; }, 1.0);
+constexpr auto outer = [](auto x) { return inner(x) + inner(x) + 1.0; };
+
+constexpr bool programs_inline_into_traces() {
+  using P = decltype(calx::trace(outer, 1.0));
+  return count_op<calx::sin_op>(P::ir) == 1 && count_op<calx::mul_op>(P::ir) == 1 && count_op<calx::add_op>(P::ir) == 2;
+}
+
+}  // namespace
+
+TEST_CASE("repeated squaring shares its operand: 30 squarings, about 30 nodes", "[program][sharing]") {
+  CHECK(sharing_keeps_the_ir_linear());
+  STATIC_REQUIRE(sharing_keeps_the_ir_linear());
+  const auto p = calx::trace(square_30_times, 1.0);
+  const double x = 1.0 + std::ldexp(1.0, -40);
+  CHECK(p(x) == square_30_times(x));                             // same operations, same rounding
+  CHECK(p(x) == Approx(std::exp(std::ldexp(1.0, -10))).epsilon(1e-6));  // (1 + 2^-40)^(2^30)
+  CHECK(p(-1.0) == 1.0);
+}
+
+TEST_CASE("common subexpressions become one node", "[program][cse]") {
+  CHECK(common_subexpressions_are_merged());
+  STATIC_REQUIRE(common_subexpressions_are_merged());
+  CHECK(calx::trace(sin_twice, 1.0)(0.5) == 2 * std::sin(0.5));
+  CHECK(calx::trace(both_orders, 1.0, 2.0)(2.0, 3.0) == 25.0);
+}
+
+TEST_CASE("constants fold at trace time and identities vanish", "[program][folding]") {
+  CHECK(constants_are_folded());
+  STATIC_REQUIRE(constants_are_folded());
+  CHECK(identities_vanish());
+  STATIC_REQUIRE(identities_vanish());
+  CHECK(calx::trace(times_six, 1.0)(1.5) == 9.0);
+  CHECK(calx::trace(folded_in_graph, 1.0)(1.5) == 9.0);
+  CHECK(calx::trace(identities, 1.0)(-2.5) == -2.5);
+  CHECK(calx::trace(minus_one_times, 1.0)(2.5) == -2.5);
+  CHECK(calx::trace(squared, 1.0)(-3.0) == 9.0);
+  CHECK(calx::trace(same_branches, 1.0, 2.0)(1.0, 2.0) == 3.0);
+  // Folding is exact on signed zeros: x + (-0.0) folds and keeps -0; x + 0.0 is computed.
+  CHECK(std::signbit(calx::trace(identities, 1.0)(-0.0)));
+  CHECK(!std::signbit(calx::trace([](auto x) { return x + 0.0; }, 1.0)(-0.0)));
+}
+
+TEST_CASE("constants fold in double, also in float programs", "[program][folding][float]") {
+  // 0.1 * 3.0 folds to double 0.30000000000000004 and becomes the float nearest to it;
+  // float arithmetic 0.1f * 3.0f rounds twice. Documented behaviour, not float arithmetic.
+  const auto p = calx::trace([](auto x) { return calx::where(false, x, 0.1) * 3.0 + x; }, 1.0f);
+  CHECK(p(0.0f) == static_cast<float>(0.1 * 3.0));
+  CHECK(calx::trace([](auto x) { return x * 0.1; }, 1.0f)(3.0f) == 3.0f * static_cast<float>(0.1));
+}
+
+TEST_CASE("values computed but not returned leave no node", "[program][dead]") {
+  CHECK(dead_nodes_are_dropped());
+  STATIC_REQUIRE(dead_nodes_are_dropped());
+  CHECK(calx::trace(with_unused_value, 1.0, 2.0)(0.5, 7.0) == std::sin(0.5));
+}
+
+TEST_CASE("a function may return its inputs", "[program][outputs]") {
+  CHECK(returning_an_input_adds_no_node());
+  STATIC_REQUIRE(returning_an_input_adds_no_node());
+  CHECK(calx::trace(second, 1.0, 2.0)(3.0, 4.0) == 4.0);
+  CHECK(calx::trace(twice_x, 1.0, 2.0)(3.0, 4.0) == std::pair{3.0, 3.0});
+  CHECK(calx::trace([](auto x) { return calx::where(true, x, 2.0); }, 1.0)(5.0) == 5.0);
+}
+
+TEST_CASE("several outputs: tuple, pair, array and nestings of them", "[program][outputs]") {
+  const auto t = calx::trace([](auto x, auto y) { return std::tuple{x * y, x + y, calx::sin(x)}; }, 1.0, 1.0);
+  STATIC_REQUIRE(std::is_same_v<decltype(t(2.0, 3.0)), std::tuple<double, double, double>>);
+  CHECK(t(2.0, 3.0) == std::tuple{6.0, 5.0, std::sin(2.0)});
+
+  const auto p = calx::trace([](auto x, auto y) { return std::pair{x - y, x / y}; }, 1.0, 1.0);
+  STATIC_REQUIRE(std::is_same_v<decltype(p(2.0, 4.0)), std::pair<double, double>>);
+  CHECK(p(2.0, 4.0) == std::pair{-2.0, 0.5});
+
+  const auto a = calx::trace([](auto x, auto y) { return std::array{x, y, x * y}; }, 1.0, 1.0);
+  STATIC_REQUIRE(std::is_same_v<decltype(a(2.0, 3.0)), std::array<double, 3>>);
+  CHECK(a(2.0, 3.0) == std::array{2.0, 3.0, 6.0});
+
+  const auto n = calx::trace(
+      [](auto x, auto y) { return std::tuple{std::array{y, x}, std::pair{x * y, std::tuple{x}}}; }, 1.0, 1.0);
+  using nested = std::tuple<std::array<double, 2>, std::pair<double, std::tuple<double>>>;
+  STATIC_REQUIRE(std::is_same_v<decltype(n(2.0, 3.0)), nested>);
+  CHECK(n(2.0, 3.0) == nested{{3.0, 2.0}, {6.0, std::tuple{2.0}}});
+  STATIC_REQUIRE(decltype(n)::ir.output_count == 4);
+}
+
+TEST_CASE("structured arguments: arrays, tuples and nestings of them", "[program][arguments]") {
+  const auto dot3 = calx::trace([](const auto& v) { return v[0] * v[1] + v[2]; }, std::array<double, 3>{});
+  STATIC_REQUIRE(decltype(dot3)::ir.input_count == 3);
+  CHECK(dot3(std::array{2.0, 3.0, 4.0}) == 10.0);
+
+  const auto mixed = calx::trace(
+      [](const auto& t) {
+        const auto& [a, v] = t;
+        return a * v[0] - v[1];
+      },
+      std::tuple<double, std::array<double, 2>>{});
+  STATIC_REQUIRE(decltype(mixed)::ir.input_count == 3);
+  CHECK(mixed(std::tuple{2.0, std::array{3.0, 4.0}}) == 2.0);
+
+  const auto several = calx::trace([](auto s, const auto& p, const auto& v) { return s * p.first + p.second * v[1]; },
+                                   0.0, std::pair<double, double>{}, std::array<double, 2>{});
+  STATIC_REQUIRE(decltype(several)::ir.input_count == 5);
+  CHECK(several(2.0, std::pair{3.0, 4.0}, std::array{5.0, 6.0}) == 30.0);
+}
+
+TEST_CASE("float programs compute and return float", "[program][float]") {
+  const auto p = calx::trace([](auto x, auto y) { return std::pair{calx::exp(x) * y, x}; }, 1.0f, 1.0f);
+  STATIC_REQUIRE(std::is_same_v<decltype(p)::value_type, float>);
+  STATIC_REQUIRE(std::is_same_v<decltype(p(1.0f, 2.0f)), std::pair<float, float>>);
+  CHECK(p(1.0f, 2.0f).first == std::exp(1.0f) * 2.0f);
+  const auto q = calx::trace([](const auto& v) { return v[0] / v[1]; }, std::array<float, 2>{});
+  STATIC_REQUIRE(std::is_same_v<decltype(q(std::array<float, 2>{})), float>);
+  CHECK(q(std::array{1.0f, 3.0f}) == 1.0f / 3.0f);
+  STATIC_REQUIRE(std::is_same_v<decltype(calx::trace(square_30_times, 1.0))::value_type, double>);
+}
+
+namespace {
+// Uses most ops, branches through where, and has no constant meeting a constant, so the
+// program and the untransformed function perform the same double operations.
+constexpr auto model = [](auto x, auto y) {
+  auto s = calx::sigmoid(x * y - 1.0);
+  auto r = calx::where(x < y, calx::log1p(x * x), calx::sqrt(calx::abs(y)));
+  auto u = calx::atan2(s, r) + calx::pow(calx::abs(x) + 1.0, y) * calx::tanh(y);
+  return std::pair{u - calx::min(x, y) / calx::max(1.0, calx::abs(x)),
+                   calx::erf(x) * calx::cos(y) + calx::expm1(-calx::abs(y)) * calx::sign(x - y)};
+};
+}  // namespace
+
+TEST_CASE("a program gives the value of the same function run untransformed", "[program][untransformed]") {
+  const auto p = calx::trace(model, 1.0, 1.0);
+  for (double x : {-3.0, -1.0, -0.25, 0.0, 0.5, 2.0, 7.5})
+    for (double y : {-2.0, -0.5, 0.0, 0.75, 1.0, 4.0}) {
+      INFO("model(" << x << ", " << y << ")");
+      const auto want = model(x, y);
+      const auto got = p(x, y);
+      CHECK(calx_test::same_value(got.first, want.first));
+      CHECK(calx_test::same_value(got.second, want.second));
+    }
+}
+
+TEST_CASE("programs called on tracers are inlined into the outer trace", "[program][composition]") {
+  CHECK(programs_inline_into_traces());
+  STATIC_REQUIRE(programs_inline_into_traces());
+  CHECK(calx::trace(outer, 1.0)(0.5) == 2 * (std::sin(0.5) * 0.5) + 1.0);
+}
+
+TEST_CASE("a program accepts only arguments of its traced structure", "[program][rejection]") {
+  using unary = decltype(calx::trace([](auto x) { return x; }, 1.0));
+  STATIC_REQUIRE(std::invocable<unary, double>);
+  STATIC_REQUIRE(std::invocable<unary, float>);
+  STATIC_REQUIRE(!std::invocable<unary>);
+  STATIC_REQUIRE(!std::invocable<unary, double, double>);
+  STATIC_REQUIRE(!std::invocable<unary, std::array<double, 1>>);
+
+  using three = decltype(calx::trace([](const auto& v) { return v[0]; }, std::array<double, 3>{}));
+  STATIC_REQUIRE(std::invocable<three, std::array<double, 3>>);
+  STATIC_REQUIRE(!std::invocable<three, std::array<double, 2>>);
+  STATIC_REQUIRE(!std::invocable<three, double, double, double>);
+  STATIC_REQUIRE(!std::invocable<three, std::tuple<double, double, double>>);
+}
