@@ -44,7 +44,7 @@ struct jvp_fn {
     if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
       using L = typename C::leaf;
-      constexpr bool same = sizeof...(TA) == sizeof...(A) && (std::is_same_v<rebind_t<TA, L>, rebind_t<A, L>> && ...);
+      constexpr bool same = matches<L, A...>::template structure_of<TA...>();
       static_assert(same, CALX_MSG_TANGENT_STRUCTURE);
       using Split = split_output<typename C::output_tree, Aux>;
       static_assert(!same || Split::valid, CALX_MSG_AUX_PAIR("jvp"));
@@ -55,16 +55,16 @@ struct jvp_fn {
           using Out = typename C::output_tree;
           // Values and tangents share a type: columns if any of them is per sample.
           using OutRes = rebind_t<Out, std::conditional_t<any_batched_output<Source>(0, 2 * C::outputs), batched<L>, L>>;
-          const auto r = std::apply(
+          auto r = std::apply(
               [&](const A&... x) {
                 return batched_call<Source, std::tuple<Out, Out>, std::tuple<OutRes, OutRes>, L>("calx::jvp", x..., t...);
               },
               primals);
-          const auto& [out, tan] = r;
+          auto& [out, tan] = r;  // columns are moved out, not copied
           if constexpr (Aux)
-            return std::tuple{out.first, tan.first, out.second};
+            return std::tuple{std::move(out.first), std::move(tan.first), std::move(out.second)};
           else
-            return std::pair{out, tan};
+            return std::pair{std::move(out), std::move(tan)};
         } else {
         const auto flat = concat(std::apply([](const A&... x) { return flatten_args<L>(x...); }, primals),
                                  flatten_args<L>(t...));
@@ -77,7 +77,11 @@ struct jvp_fn {
         else
           return std::pair{value, tangent};
         }
+      } else {
+        return invalid_program{};
       }
+    } else {
+      return tracing_failed<F, rebind_t<A, tracer>...>();
     }
   }
 };

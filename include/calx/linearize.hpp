@@ -21,15 +21,22 @@ template <class Late, class L, std::size_t R, class Value, class... Args>
 struct linear_map {
   detail::late_call<Late, L, R> state;
 
+  /// One tangent per primal with its structure and precision (numbers too, inside a trace).
   template <class... T>
-    requires(sizeof...(T) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<T, L>, Args> && ...))
+  static constexpr bool accepts = std::is_same_v<L, tracer>
+                                      ? (sizeof...(T) == sizeof...(Args) && detail::matches<tracer, Args...>::template structure_of<detail::rebind_t<T, tracer>...>())
+                                      : detail::matches<L, Args...>::template structure_of<T...>();
+
+  template <class... T>
+    requires(accepts<T...>)
   constexpr Value operator()(const T&... t) const {
     return state.template call<Value>(t...);
   }
   template <class... T>
-    requires(!(sizeof...(T) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<T, L>, Args> && ...)))
-  constexpr void operator()(const T&...) const {
+    requires(!accepts<T...>)
+  constexpr detail::invalid_program operator()(const T&...) const {
     static_assert(detail::always_false_v<T...>, CALX_MSG_LINEAR_TANGENT_STRUCTURE);
+    return {};
   }
 };
 
@@ -75,7 +82,13 @@ struct linearize_fn {
           return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
         else
           return std::pair{value, lin};
+      } else {
+        return invalid_program{};
       }
+    } else if constexpr (stateless && flat_args) {
+      return tracing_failed<F, rebind_t<A, tracer>...>();
+    } else {
+      return invalid_program{};
     }
   }
 };

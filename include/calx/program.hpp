@@ -44,14 +44,6 @@ struct program {
   }
 };
 
-namespace detail {
-/// Returned after a failed diagnosis so that only calx's message is shown.
-struct invalid_program {
-  template <class... A>
-  constexpr double operator()(const A&...) const { return 0; }
-};
-}  // namespace detail
-
 /// The program of `f` for arguments shaped like `args` (float or double leaves, in
 /// std::array / std::tuple / std::pair). `f` must be stateless; see the README.
 ///
@@ -64,7 +56,7 @@ struct trace_fn {
       return program<detail::trace_source<F, detail::rebind_t<A, tracer>...>, detail::common_leaf_t<A...>,
                      detail::rebind_t<A, tracer>...>{};
     else
-      return detail::invalid_program{};
+      return detail::tracing_failed<F, detail::rebind_t<A, tracer>...>();
   }
 };
 inline constexpr trace_fn trace{};

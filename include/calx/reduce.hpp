@@ -47,7 +47,9 @@ struct mean_fn {
   template <class R>
     requires requires(const R& r) { std::size(r); }
   constexpr auto operator()(const R& r) const {
-    return sum(r) / static_cast<double>(std::size(r));
+    using T = std::remove_cvref_t<decltype(*std::begin(r))>;
+    using count_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;  // float stays float
+    return sum(r) / static_cast<count_t>(std::size(r));
   }
 };
 /// `calx::mean(xs)`: the sum divided by the number of elements or samples.

@@ -23,18 +23,24 @@ template <class Late, class L, std::size_t R, class Cotangent, class Result>
 struct pullback {
   detail::late_call<Late, L, R> state;
 
+  /// A cotangent with the output's structure and precision; inside a trace, plain numbers
+  /// are accepted too (they become constants).
   template <class Ct>
-    requires std::is_same_v<detail::rebind_t<Ct, L>, Cotangent> ||
-             (std::is_same_v<L, tracer> && std::is_same_v<detail::rebind_t<Ct, tracer>, Cotangent>)
+  static constexpr bool accepts = std::is_same_v<L, tracer>
+                                      ? std::is_same_v<detail::rebind_t<Ct, tracer>, Cotangent>
+                                      : detail::matches<L, Cotangent>::template structure_of<Ct>();
+
+  template <class Ct>
+    requires(accepts<Ct>)
   constexpr Result operator()(const Ct& ct) const {
     return state.template call<Result>(ct);
   }
   template <class Ct>
-  constexpr void operator()(const Ct&) const
-    requires(!(std::is_same_v<detail::rebind_t<Ct, L>, Cotangent> ||
-               (std::is_same_v<L, tracer> && std::is_same_v<detail::rebind_t<Ct, tracer>, Cotangent>)))
+  constexpr detail::invalid_program operator()(const Ct&) const
+    requires(!accepts<Ct>)
   {
     static_assert(detail::always_false_v<Ct>, CALX_MSG_COTANGENT_STRUCTURE);
+    return {};
   }
 };
 
@@ -83,7 +89,13 @@ struct vjp_fn {
           return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, nv)};
         else
           return std::pair{value, pb};
+      } else {
+        return invalid_program{};
       }
+    } else if constexpr (stateless && flat_args) {
+      return tracing_failed<F, rebind_t<A, tracer>...>();
+    } else {
+      return invalid_program{};
     }
   }
 };

@@ -220,7 +220,7 @@ struct vmap_transform {
   static constexpr auto traced(const A&... a) {
     using Ax = axes_info<InAxes, sizeof...(A)>;
     static_assert(Ax::count_ok && Ax::values_ok, CALX_MSG_IN_AXES);
-    static_assert(Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
+    static_assert(!(Ax::count_ok && Ax::values_ok) || Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
     constexpr bool static_batch = [] {
       std::size_t k = 0;
       bool any = false;
@@ -294,6 +294,8 @@ struct vmap_transform {
         outs[o] = spec::unbatched[o] ? in_graph(*g, res[o]) : emit<broadcast_op>(in_graph(*g, res[o]), tracer{g, like});
       }
       return unflatten<typename C::output_tree>(outs);
+    } else {
+      return tracing_failed<F, rebind_t<A, tracer>...>();
     }
   }
 };
@@ -314,15 +316,38 @@ struct vmap_call {
   template <class... A>
   auto operator()(const A&... a) const {
     using Ax = axes_info<InAxes, sizeof...(A)>;
-    static_assert(Ax::count_ok && Ax::values_ok, CALX_MSG_IN_AXES);
-    static_assert(Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
-    if constexpr (Ax::count_ok && Ax::values_ok && Ax::any_batched) {
+    constexpr bool axes_ok = Ax::count_ok && Ax::values_ok;
+    static_assert(axes_ok, CALX_MSG_IN_AXES);
+    static_assert(!axes_ok || Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
+    if constexpr (axes_ok && Ax::any_batched) {
       constexpr bool sources_ok = [] {
         std::size_t k = 0;
         return ((Ax::axes[k++] != 0 || batch_source_traits<A>::valid) && ...);
       }();
+      constexpr bool broadcast_ok = [] {
+        std::size_t k = 0;
+        return ((Ax::axes[k++] == 0 || !has_batch_v<A>) && ...);
+      }();
+      constexpr bool lengths_ok = [] {  // std::array batches: lengths known, so checked here
+        std::size_t n = std::dynamic_extent, k = 0;
+        bool ok = true;
+        auto one = [&](std::size_t e, bool batched, bool fixed) {
+          if (!batched || !fixed) return;
+          ok = ok && (n == std::dynamic_extent || n == e);
+          n = e;
+        };
+        (one(extent_of<A>(), Ax::axes[k++] == 0, is_std_array_v<A>), ...);
+        return ok;
+      }();
       static_assert(sources_ok, CALX_MSG_BATCH_SOURCE);
-      if constexpr (sources_ok) return run<Ax>(std::make_index_sequence<sizeof...(A)>{}, a...);
+      static_assert(!sources_ok || broadcast_ok, CALX_MSG_BROADCAST_BATCH);
+      static_assert(!sources_ok || !broadcast_ok || lengths_ok, CALX_MSG_STATIC_LENGTHS);
+      if constexpr (sources_ok && broadcast_ok && lengths_ok)
+        return run<Ax>(std::make_index_sequence<sizeof...(A)>{}, a...);
+      else
+        return invalid_program{};
+    } else {
+      return invalid_program{};
     }
   }
 
@@ -354,7 +379,7 @@ struct vmap_call {
           len.add(std::size(x), static_cast<int>(K), "calx::vmap");
           collect_element_views<L>(std::size(x) == 0 ? nullptr : std::data(x), ip);
         } else {
-          collect_views<L>(x, ip, len, -1, "calx::vmap");
+          collect_views<L>(x, ip, len, static_cast<int>(K), "calx::vmap");
         }
       };
       [&]<std::size_t... K>(std::index_sequence<K...>) {
@@ -372,9 +397,23 @@ struct vmap_call {
         batch_executor<Program, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
         return result;
       } else {
+        constexpr auto columns = [] {
+          std::array<bool, C::outputs == 0 ? 1 : C::outputs> c{};
+          bool* p = c.data();
+          column_leaves<Out, Dest>(p);
+          return c;
+        }();
+        constexpr bool matches = [&] {
+          for (std::size_t o = 0; o < C::outputs; ++o)
+            if (columns[o] == spec::unbatched[o]) return false;
+          return true;
+        }();
+        static_assert(matches, CALX_MSG_INTO_STRUCTURE);
         collect_outputs<Out, L>(*out, op, batch, "calx::vmap");
         batch_executor<Program, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
       }
+    } else {
+      return tracing_failed<F, rebind_t<E, tracer>...>();
     }
   }
   template <class Ax, class... E>
@@ -417,7 +456,10 @@ struct vmap_fn {
     using Out = typename detail::first_of<detail::is_out_axes, out_axes_t<0>, Opts...>::type;
     constexpr bool options_ok = ((detail::is_in_axes<Opts>::value || detail::is_out_axes<Opts>::value) && ...);
     static_assert(!stateless || options_ok, CALX_MSG_VMAP_OPTION);
-    return detail::vmap_transform<F, In, Out>{};
+    if constexpr (stateless && options_ok)
+      return detail::vmap_transform<F, In, Out>{};
+    else
+      return detail::invalid_program{};
   }
 };
 

@@ -25,7 +25,8 @@
   "calx: the function could not be traced at compile time. Everything it calls must be "       \
   "usable in a constant expression: lambdas are implicitly constexpr, but helper functions "   \
   "must be declared constexpr, math must go through calx:: functions (calx::sin, not "         \
-  "std::sin), and it must not read globals or other runtime state (pass data as arguments)"
+  "std::sin), and it must not read globals or other runtime state (pass data as arguments). "  \
+  "If the next error shows a call to calx::detail::trace_error, its text says what calx found"
 
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars, or std::array, "    \
@@ -94,7 +95,14 @@
   "calx::vmap: an argument with in_axes 0 must be a batch: a std::vector, std::span or "         \
   "std::array whose elements are float, double, or std::array/std::tuple/std::pair of them"
 #define CALX_MSG_STATIC_LENGTHS                                                                \
-  "calx::vmap: inside a traced function, batched std::array arguments must have the same length"
+  "calx::vmap: batched std::array arguments must all have the same length"
+#define CALX_MSG_BROADCAST_BATCH                                                               \
+  "calx::vmap: an argument with calx::none (broadcast to every sample) is a batch (a "             \
+  "std::vector or std::span); give it in_axes 0, or pass one sample's value"
+#define CALX_MSG_INTO_STRUCTURE                                                                \
+  "calx::vmap: .into(out): out must have the result's structure, with a column (std::span, "       \
+  "std::vector, calx::batched, std::array) for each per-sample output and a number for each "      \
+  "calx::none output"
 #define CALX_MSG_VMAP_OPTION "calx::vmap: unknown option; the options are calx::in_axes<...> and calx::out_axes<...>"
 
 #define CALX_MSG_BATCH_JACOBIAN(api)                                                           \

@@ -59,9 +59,12 @@ struct derivative_transform {
       using Split = split_output<typename C::output_tree, Aux>;
       using Info = argnums_info<Argnums, sizeof...(A)>;
       using V = typename Split::value;
-      if constexpr (diagnose_derivative<Kind, Info, Split::valid, std::is_same_v<V, tracer>>()) {
+      if constexpr (diagnose_derivative<Kind, Info, Split::valid, std::is_same_v<V, tracer>>())
         return compute<C, Split, Info>(a...);
-      }
+      else
+        return invalid_program{};
+    } else {
+      return tracing_failed<F, rebind_t<A, tracer>...>();
     }
   }
 
@@ -99,18 +102,18 @@ struct derivative_transform {
         using GR = typename grad_result<Info, L, A...>::type;
         using AuxRes = result_tree_t<Source, typename Split::aux, L, leaf_count_v<V>>;
         using OutRes = std::conditional_t<Aux, std::pair<L, AuxRes>, L>;
-        const auto r = batched_call<Source, std::tuple<Out, GradSpec>, std::tuple<OutRes, GR>, L>(
+        auto r = batched_call<Source, std::tuple<Out, GradSpec>, std::tuple<OutRes, GR>, L>(
             Kind == derivative_kind::grad ? "calx::grad" : "calx::value_and_grad", a...);
-        const auto& [out, d] = r;
+        auto& [out, d] = r;  // columns are moved out, not copied
         if constexpr (Aux) {
           if constexpr (Kind == derivative_kind::value_and_grad)
-            return std::pair{out, d};
+            return std::pair{std::move(out), std::move(d)};
           else
-            return std::pair{d, out.second};
+            return std::pair{std::move(d), std::move(out.second)};
         } else if constexpr (Kind == derivative_kind::value_and_grad) {
-          return std::pair{out, d};
+          return std::pair{out, std::move(d)};
         } else {
-          return d;
+          return GR(std::move(d));
         }
       }
     }
@@ -147,8 +150,11 @@ struct derivative_fn {
     using O = transform_options<Opts...>;
     constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
     CALX_ASSERT_API(Kind, stateless, CALX_MSG_CAPTURES_IN);
-    CALX_ASSERT_API(Kind, O::valid, CALX_MSG_BAD_OPTION);
-    return derivative_transform<F, typename O::argnums, O::aux, Kind>{};
+    CALX_ASSERT_API(Kind, !stateless || O::valid, CALX_MSG_BAD_OPTION);
+    if constexpr (stateless && O::valid)
+      return derivative_transform<F, typename O::argnums, O::aux, Kind>{};
+    else
+      return invalid_program{};
   }
 };
 

@@ -76,6 +76,13 @@ constexpr void collect_outputs(graph& g, const Tree& t) {
   }
 }
 
+/// Returned after a failed diagnosis so that only calx's message is shown, not errors
+/// about using its result.
+struct invalid_program {
+  template <class... A>
+  constexpr double operator()(const A&...) const { return 0; }
+};
+
 /// `F` traced on argument structures `Trees...` (leaves: tracer).
 template <class F, class... Trees>
 struct trace_source {
@@ -115,12 +122,30 @@ constexpr bool diagnose_traceable() {
       static_assert(!has_mask_leaf<out>::value, CALX_MSG_BOOL_OUTPUT);
       static_assert(has_mask_leaf<out>::value || traced_tree<out>::value, CALX_MSG_BAD_OUTPUT);
       if constexpr (traced_tree<out>::value) {
-        static_assert(constant_traceable<F, Trees...>, CALX_MSG_NOT_CONSTEXPR);
-        return constant_traceable<F, Trees...>;
+        constexpr bool traceable = constant_traceable<F, Trees...>;
+        static_assert(traceable, CALX_MSG_NOT_CONSTEXPR);
+        return traceable;
       }
     }
   }
   return false;
+}
+
+/// What an entry point returns once a diagnosis failed. When the failure was in tracing
+/// itself, the trace is evaluated once more where failing is an error, so the compiler's
+/// note names the culprit: the helper that is not constexpr, or calx's own message (a call
+/// to calx::detail::trace_error("...") made while tracing). Called in the `else` branch of
+/// the diagnosis, so the error cannot change the diagnosis.
+template <class F, class... Trees>
+constexpr invalid_program tracing_failed() {
+  if constexpr (std::is_empty_v<F> && std::is_default_constructible_v<F> &&
+                std::is_invocable_v<const F&, const call_tree_t<Trees>&...>) {
+    using out = std::remove_cvref_t<std::invoke_result_t<const F&, const call_tree_t<Trees>&...>>;
+    if constexpr (traced_tree<out>::value && !constant_traceable<F, Trees...>) {
+      [[maybe_unused]] constexpr std::size_t where_tracing_failed = traced_size<trace_source<F, Trees...>>();
+    }
+  }
+  return {};
 }
 
 /// The arguments' common leaf type, checked: every leaf float or every leaf double

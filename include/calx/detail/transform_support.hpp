@@ -47,6 +47,19 @@ CALX_HOST_DEVICE constexpr auto flatten_args(const A&... a) {
   return flat;
 }
 
+/// Whether `T...` matches `A...` one for one in structure, with every leaf of `T` an `L`
+/// (tangents and cotangents have the primals' structure and precision).
+template <class L, class... A>
+struct matches {
+  template <class... T>
+  static constexpr bool structure_of() {
+    if constexpr (sizeof...(T) != sizeof...(A))
+      return false;
+    else
+      return ((std::is_same_v<rebind_t<T, L>, rebind_t<A, L>> && leaves_are_v<T, L>) && ...);
+  }
+};
+
 template <class L, std::size_t N, std::size_t M>
 constexpr std::array<L, N + M> concat(const std::array<L, N>& a, const std::array<L, M>& b) {
   std::array<L, N + M> r{};

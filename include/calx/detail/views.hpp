@@ -115,6 +115,27 @@ void collect_outputs(R& r, output_view<L>*& out, std::size_t batch, const char* 
   }
 }
 
+/// Whether each leaf of a result structure `R` is a column, in flattening order; `Spec` is
+/// the traced output (tracer leaves).
+template <class Spec, class R>
+constexpr void column_leaves(bool*& out) {
+  if constexpr (std::is_same_v<Spec, tracer>) {
+    *out++ = requires(R& r) {
+      r.data();
+      r.size();
+    };
+  } else if constexpr (requires { typename Spec::first_type; }) {
+    column_leaves<typename Spec::first_type, typename R::first_type>(out);
+    column_leaves<typename Spec::second_type, typename R::second_type>(out);
+  } else if constexpr (requires { typename Spec::value_type; }) {
+    for (std::size_t i = 0; i < std::tuple_size_v<Spec>; ++i) column_leaves<typename Spec::value_type, typename R::value_type>(out);
+  } else {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (column_leaves<std::tuple_element_t<I, Spec>, std::tuple_element_t<I, R>>(out), ...);
+    }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
+  }
+}
+
 /// Sizes every runtime column of a result structure to the batch.
 template <class R>
 void resize_columns(R& r, std::size_t batch) {

@@ -1,0 +1,11 @@
+// The fix: out_axes 0.
+#include <calx/calx.hpp>
+
+#include <vector>
+
+int main() {
+  constexpr auto f = [](auto x) { return x * x; };
+  const std::vector<double> xs{1.0, 2.0};
+  auto r = calx::vmap(f, calx::out_axes<0>)(xs);
+  (void)r;
+}

@@ -1,0 +1,234 @@
+/// @file tests/vmap.transformed.cpp
+/// @brief Transforms of functions that call vmap (spec §6 C4): grad of a sum over
+/// vmap(f) with a std::vector batch (the per-sample gradient column and the summed
+/// gradient of a broadcast parameter), jvp(vmap(f)) with std::vector primals and tangents,
+/// value_and_grad of a mean over vmap(f), and the traced std::array case (vmap inside
+/// grad over a compile-time batch). Each is compared, at every batch size, with explicit
+/// loops of the per-sample transform.
+///
+/// Oracles and tolerances:
+///  - per-sample columns: bitwise against the per-sample transform evaluated on xsimd
+///    batches lane by lane (the batched program runs exactly that per sample; a few ulp
+///    where fma contraction may differ, see calx_test::same_ops), and within
+///    `libm_tolerance` against the scalar loop (see vmap.compose.cpp for its derivation:
+///    4 ulp relative plus 2 ulp of 16 absolute);
+///  - sums over the batch: against the exact (long double) sum of the bitwise-checked
+///    per-sample values, so the only error is the summation's: `sum_bound`.
+
+#include <_include/float_compare.hpp>
+#include <_include/vmap_support.hpp>
+
+#include <calx/calx.hpp>
+#include <calx/simd/batch.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using calx_test::batch_sizes;
+using calx_test::check_column;
+using calx_test::column;
+using calx_test::group;
+using calx_test::lanes_v;
+using calx_test::simd_loop;
+using calx_test::text;
+using calx_test::tolerance;
+
+constexpr auto fc = [](auto x) { return calx::sin(x) * calx::exp(-0.25 * x * x) + x * calx::log1p(x * x); };
+constexpr auto fw = [](auto x, auto w) { return calx::tanh(w * x) + w * w * x * x * x; };
+
+constexpr auto sum_loss = [](auto xs, auto w) {
+  return calx::sum(calx::vmap(fw, calx::in_axes<0, calx::none>)(xs, w));
+};
+constexpr auto mean_loss = [](auto xs, auto w) {
+  return calx::mean(calx::vmap(fw, calx::in_axes<0, calx::none>)(xs, w));
+};
+constexpr auto mapped = [](auto xs) { return calx::vmap(fc)(xs); };
+constexpr auto mapped_w = [](auto xs, auto w) { return calx::vmap(fw, calx::in_axes<0, calx::none>)(xs, w); };
+constexpr auto array_loss = [](auto xs) { return calx::sum(calx::vmap(fc)(xs)); };
+constexpr auto array_loss_w = [](auto xs, auto w) {
+  return calx::mean(calx::vmap(fw, calx::in_axes<0, calx::none>)(xs, w));
+};
+
+template <class T>
+constexpr tolerance libm_tolerance = sizeof(T) == 8 ? tolerance{8.9e-16, 4.4e-15} : tolerance{4.8e-7, 2.4e-6};
+
+/// The rounding error of calx's sum of n values whose magnitudes add up to `sum_abs`:
+/// each SIMD lane adds at most 2048 / W values of a chunk in sequence, the lanes are
+/// added in log2(W) steps, and the ceil(n / 2048) chunk totals in sequence, each addition
+/// contributing at most eps (a unit roundoff of 2^-p, doubled for margin) of the magnitudes
+/// involved. This is the classic bound for recursive summation along the longest chain.
+template <class T>
+double sum_bound(std::size_t n, double sum_abs) {
+  const double chain = static_cast<double>(std::min<std::size_t>(n, 2048) / lanes_v<T> + 3 + (n + 2047) / 2048);
+  return chain * std::numeric_limits<T>::epsilon() * sum_abs;
+}
+
+/// The exact sum (in long double, whose 64-bit mantissa is exact enough for these n) of a column.
+template <class C>
+std::pair<long double, double> exact_sum(const C& c) {
+  long double s = 0;
+  double a = 0;
+  for (const auto& v : c) s += v, a += std::abs(static_cast<double>(v));
+  return {s, a};
+}
+
+void check_sum(const std::string& what, double got, long double want, double bound) {
+  const double diff = std::abs(static_cast<double>(static_cast<long double>(got) - want));
+  INFO(what << ": got " << text(got) << ", want " << text(static_cast<double>(want)) << ", |diff| " << diff
+            << ", bound " << bound);
+  if (std::getenv("CALX_VMAP_STATS") != nullptr)
+    std::fprintf(stderr, "calx vmap stats: %-60s |diff| %.3g = %.3g of the bound\n", what.c_str(), diff, diff / bound);
+  CHECK(diff <= bound);
+}
+
+// ---------------------------------------------------------------------------------------
+
+TEMPLATE_TEST_CASE("grad of a sum over vmap(f): per-sample column and summed parameter gradient", "[vmap][grad]", float,
+                   double) {
+  using T = TestType;
+  const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
+  constexpr auto g = calx::grad(fw, calx::argnums<0, 1>);
+  const T w = T(0.75);
+  for (std::size_t n : batch_sizes<T>()) {
+    const std::vector<T> x = column<T>(n, -2, 2, 1);
+    const auto d = calx::grad(sum_loss, calx::argnums<0, 1>)(x, w);
+    STATIC_REQUIRE(std::is_same_v<decltype(d), const std::tuple<calx::batched<T>, T>>);
+    const auto simd = simd_loop<T, 2>(n, [&](std::size_t i) {
+      const auto gr = g(group(x, i), xsimd::batch<T>(w));
+      return std::array{std::get<0>(gr), std::get<1>(gr)};
+    });
+    check_column("d sum / d xs vs SIMD", std::get<0>(d), n, [&](std::size_t i) { return simd[0][i]; }, same);
+    check_column("d sum / d xs vs loop", std::get<0>(d), n,
+                 [&](std::size_t i) { return std::get<0>(g(x[i], w)); }, libm_tolerance<T>);
+    const auto [s, a] = exact_sum(simd[1]);
+    check_sum("d sum / d w", std::get<1>(d), s, sum_bound<T>(n, a));
+    if (n == 0) CHECK(calx_test::same_value(std::get<1>(d), T(0)));
+  }
+}
+
+TEMPLATE_TEST_CASE("value_and_grad of a mean over vmap(f)", "[vmap][value_and_grad]", float, double) {
+  using T = TestType;
+  constexpr auto g = calx::value_and_grad(fw, calx::argnums<0, 1>);
+  const T w = T(-1.25);
+  for (std::size_t n : batch_sizes<T>()) {
+    const std::vector<T> x = column<T>(n, -2, 2, 2);
+    const auto [value, grads] = calx::value_and_grad(mean_loss, calx::argnums<0, 1>)(x, w);
+    STATIC_REQUIRE(std::is_same_v<decltype(calx::value_and_grad(mean_loss, calx::argnums<0, 1>)(x, w)),
+                                  std::pair<T, std::tuple<calx::batched<T>, T>>>);
+    if (n == 0) {
+      // The mean of no samples is 0 / 0, as in JAX (jnp.mean of an empty array is nan).
+      CHECK(std::isnan(value));
+      CHECK(std::get<0>(grads).empty());
+      continue;
+    }
+    const auto simd = simd_loop<T, 3>(n, [&](std::size_t i) {
+      const auto [v, gr] = g(group(x, i), xsimd::batch<T>(w));
+      return std::array{v, std::get<0>(gr), std::get<1>(gr)};
+    });
+    const double nn = static_cast<double>(n);
+    // Each sample's cotangent is 1/n, applied before the terms of d f/d x = w (1 -
+    // tanh^2(w x)) + 3 w^2 x^2 are added (they cancel where the result is near 0): the
+    // column is d f/d x_i / n up to a few roundings of those terms, whose magnitudes are
+    // at most |w| + 3 w^2 x^2 <= 20 here. So 2 ulp relative plus 4 ulp of 20 / n absolute.
+    const double eps = std::numeric_limits<T>::epsilon();
+    const tolerance one_more{2 * eps, 4 * eps * 20 / nn};
+    check_column("d mean / d xs vs SIMD / n", std::get<0>(grads), n,
+                 [&](std::size_t i) { return static_cast<T>(simd[1][i] / nn); }, one_more);
+    const tolerance loop_tol{libm_tolerance<T>.rtol + one_more.rtol, libm_tolerance<T>.atol / nn + one_more.atol};
+    check_column("d mean / d xs vs loop / n", std::get<0>(grads), n,
+                 [&](std::size_t i) { return static_cast<T>(std::get<0>(g(x[i], w).second) / nn); }, loop_tol);
+    // The mean's value and d/dw are sums divided by n: the summation bound, plus one
+    // rounding of the result.
+    const auto [sv, av] = exact_sum(simd[0]);
+    check_sum("mean value", value, sv / nn, sum_bound<T>(n, av) / nn + eps * std::abs(static_cast<double>(sv / nn)));
+    const auto [sw, aw] = exact_sum(simd[2]);
+    check_sum("d mean / d w", std::get<1>(grads), sw / nn,
+              sum_bound<T>(n, aw) / nn + eps * std::abs(static_cast<double>(sw / nn)));
+  }
+}
+
+TEMPLATE_TEST_CASE("jvp(vmap(f)) with std::vector primals and tangents", "[vmap][jvp]", float, double) {
+  using T = TestType;
+  const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
+  using col = calx::batched<T>;
+  using B = xsimd::batch<T>;
+  for (std::size_t n : batch_sizes<T>()) {
+    const std::vector<T> x = column<T>(n, -3, 3, 3), t = column<T>(n, -1, 1, 4);
+    const auto [value, tangent] = calx::jvp(mapped, std::tuple{x}, std::tuple{t});
+    STATIC_REQUIRE(std::is_same_v<decltype(calx::jvp(mapped, std::tuple{x}, std::tuple{t})), std::pair<col, col>>);
+    const auto simd = simd_loop<T, 2>(n, [&](std::size_t i) {
+      const auto [v, tv] = calx::jvp(fc, std::tuple{group(x, i)}, std::tuple{group(t, i)});
+      return std::array{v, tv};
+    });
+    check_column("jvp(vmap(fc)) value vs SIMD", value, n, [&](std::size_t i) { return simd[0][i]; }, same);
+    check_column("jvp(vmap(fc)) tangent vs SIMD", tangent, n, [&](std::size_t i) { return simd[1][i]; }, same);
+    check_column("jvp(vmap(fc)) tangent vs loop", tangent, n,
+                 [&](std::size_t i) { return calx::jvp(fc, std::tuple{x[i]}, std::tuple{t[i]}).second; },
+                 libm_tolerance<T>);
+    // A broadcast parameter with its own (scalar) tangent: the tangent column is
+    // d f/d x_i t_i + d f/d w t_w per sample.
+    const T w = T(0.5), tw = T(-2);
+    const auto [vw, tanw] = calx::jvp(mapped_w, std::tuple{x, w}, std::tuple{t, tw});
+    const auto simd_w = simd_loop<T, 2>(n, [&](std::size_t i) {
+      const auto [v, tv] = calx::jvp(fw, std::tuple{group(x, i), B(w)}, std::tuple{group(t, i), B(tw)});
+      return std::array{v, tv};
+    });
+    check_column("jvp(vmap(fw, in_axes<0, none>)) value vs SIMD", vw, n,
+                 [&](std::size_t i) { return simd_w[0][i]; }, same);
+    check_column("jvp(vmap(fw, in_axes<0, none>)) tangent vs SIMD", tanw, n,
+                 [&](std::size_t i) { return simd_w[1][i]; }, same);
+    check_column("jvp(vmap(fw, in_axes<0, none>)) tangent vs loop", tanw, n,
+                 [&](std::size_t i) { return calx::jvp(fw, std::tuple{x[i], w}, std::tuple{t[i], tw}).second; },
+                 libm_tolerance<T>);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// A compile-time batch inside a traced function: vmap maps f per element at trace time,
+// and the whole program runs on numbers (libm), the same scalar code path as grad(f).
+
+TEMPLATE_TEST_CASE("grad of a sum over vmap(f) with a std::array batch", "[vmap][grad]", float, double) {
+  using T = TestType;
+  const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
+  const std::array<T, 5> x{T(-2.5), T(-0.75), T(0), T(0.5), T(2.25)};
+  const auto d = calx::grad(array_loss)(x);
+  STATIC_REQUIRE(std::is_same_v<decltype(d), const std::array<T, 5>>);
+  // Each element's cotangent is the sum's seed 1: the same operations as grad(fc) alone.
+  check_column("grad(sum(vmap(fc)))(std::array) vs grad(fc)", d, 5,
+               [&](std::size_t i) { return calx::grad(fc)(x[i]); }, same);
+
+  // A broadcast parameter and a mean: d/dxs[i] is d f/d x_i / 5; d/dw the mean of the
+  // per-element d f/d w, summed in some order: 5 additions and a division.
+  const T w = T(1.5);
+  const auto [v, g] = calx::value_and_grad(array_loss_w, calx::argnums<0, 1>)(x, w);
+  STATIC_REQUIRE(std::is_same_v<decltype(g), const std::tuple<std::array<T, 5>, T>>);
+  long double sv = 0, sw = 0;
+  double av = 0, aw = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto [vi, gi] = calx::value_and_grad(fw, calx::argnums<0, 1>)(x[i], w);
+    sv += vi, av += std::abs(static_cast<double>(vi));
+    sw += std::get<1>(gi), aw += std::abs(static_cast<double>(std::get<1>(gi)));
+  }
+  const double eps = std::numeric_limits<T>::epsilon();
+  check_sum("mean over std::array: value", v, sv / 5, 6 * eps * av / 5);
+  check_sum("mean over std::array: d/dw", std::get<1>(g), sw / 5, 6 * eps * aw / 5);
+  constexpr auto g_fw = calx::grad(fw, calx::argnums<0, 1>);
+  check_column("mean over std::array: d/dxs", std::get<0>(g), 5,
+               [&](std::size_t i) { return static_cast<T>(std::get<0>(g_fw(x[i], w)) / 5.0); },
+               tolerance{2 * eps, 4 * eps * 20 / 5});
+}
+
+}  // namespace
