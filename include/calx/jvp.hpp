@@ -28,13 +28,20 @@ struct jvp_fn {
     static_assert(!stateless || tuples, CALX_MSG_JVP_TUPLES);
     constexpr bool options_ok = (std::is_same_v<Opts, has_aux_t> && ...);
     static_assert(!stateless || !tuples || options_ok, CALX_MSG_BAD_OPTION("jvp"));
-    if constexpr (stateless && tuples && options_ok)
+    constexpr bool aux = (std::is_same_v<Opts, has_aux_t> || ...);
+    if constexpr (stateless && tuples && options_ok) {
       return std::apply(
           [&](const auto&... x) {
-            return std::apply([&](const auto&... t) { return compute<F, (std::is_same_v<Opts, has_aux_t> || ...)>(std::tuple<const decltype(x)&...>{x...}, t...); },
-                              tangents);
+            return std::apply(
+                [&](const auto&... t) {
+                  return compute<F, aux>(std::tuple<const std::remove_cvref_t<decltype(x)>&...>{x...}, t...);
+                },
+                tangents);
           },
           primals);
+    } else {
+      return detail::invalid_program{};
+    }
   }
 
  private:

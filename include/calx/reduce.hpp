@@ -6,6 +6,7 @@
 
 #include <calx/config.hpp>
 #include <calx/math.hpp>
+#include <calx/ops/arithmetic.hpp>
 #include <calx/ops/reduction.hpp>
 #include <calx/tracer.hpp>
 

@@ -14,6 +14,7 @@
 #include <calx/detail/batch_plan.hpp>
 #include <calx/detail/codegen.hpp>
 #include <calx/detail/ir.hpp>
+#include <calx/detail/static_for.hpp>
 #include <calx/detail/views.hpp>
 
 #include <calx/simd/math.hpp>
@@ -103,18 +104,17 @@ struct batch_executor {
     }
   }
 
-  template <stage S, std::size_t... J>
+  template <stage S>
   static CALX_INLINE void run_scalar_stage(pre_regs& pre, post_regs& post, const input_view<T>* in,
-                                           const T* totals, std::size_t batch, std::index_sequence<J...>) {
-    auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+                                           const T* totals, std::size_t batch) {
+    static_for<IRT::size>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
       if constexpr (plan.stage_of[K] == S) {
         if constexpr (S == stage::pre)
           scalar_step<K>(pre, pre, post, in, totals, batch);
         else
           scalar_step<K>(post, pre, post, in, totals, batch);
       }
-    };
-    (one(std::integral_constant<std::size_t, J>{}), ...);
+    });
   }
 
   // ---- the loop stage ----------------------------------------------------------------
@@ -194,42 +194,41 @@ struct batch_executor {
     }
   }
 
-  template <bool Contiguous, std::size_t... J, std::size_t... O>
+  template <bool Contiguous>
   static void run_chunk(const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
-                        std::size_t begin, std::size_t end, T* partial, std::index_sequence<J...>,
-                        std::index_sequence<O...>) {
+                        std::size_t begin, std::size_t end, T* partial) {
     B acc[R == 0 ? 1 : R];
     for (auto& a : acc) a = B(T(0));
     loop_regs loop;
     for (std::size_t i = begin; i < end; i += W) {
       const std::size_t count = std::min(W, end - i);
-      (loop_step<Contiguous, J>(loop, acc, pre, in, i, count), ...);
-      (store_output<O>(loop, out, i, count), ...);
+      static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
+        loop_step<Contiguous, J>(loop, acc, pre, in, i, count);
+      });
+      static_for<IRT::output_count>([&]<std::size_t O>(std::integral_constant<std::size_t, O>) {
+        store_output<O>(loop, out, i, count);
+      });
     }
     for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
   }
 
-  template <std::size_t... O>
   static void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
-                         std::size_t batch, std::index_sequence<O...>) {
-    auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+                         std::size_t batch) {
+    static_for<IRT::output_count>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
       constexpr int id = ir.outputs[K];
       if constexpr (plan.stage_of[id] != stage::loop) {
         const T v = scalar_operand<id>(pre, post);
         if (out[K].scalar != nullptr) *out[K].scalar = v;
         if (out[K].column != nullptr) std::fill(out[K].column, out[K].column + batch, v);
       }
-    };
-    (one(std::integral_constant<std::size_t, O>{}), ...);
+    });
   }
 
   /// Evaluates the program for `batch` samples using up to `threads` threads.
   static void run(const input_view<T>* in, const output_view<T>* out, std::size_t batch, unsigned threads) {
-    constexpr auto nodes = std::make_index_sequence<IRT::size>{};
-    constexpr auto outs = std::make_index_sequence<IRT::output_count>{};
     pre_regs pre;
     post_regs post;
-    run_scalar_stage<stage::pre>(pre, post, in, nullptr, batch, nodes);
+    run_scalar_stage<stage::pre>(pre, post, in, nullptr, batch);
     bool contiguous = true;
     for (std::size_t k = 0; k < IRT::input_count; ++k)
       if (ir.nodes[ir.inputs[k]].batched) contiguous = contiguous && in[k].stride == sizeof(T);
@@ -239,9 +238,9 @@ struct batch_executor {
       for (std::size_t c = c0; c < c1; ++c) {
         const std::size_t b = c * batch_chunk, e = std::min(batch, b + batch_chunk);
         if (contiguous)
-          run_chunk<true>(pre, in, out, b, e, partial.data() + c * R, nodes, outs);
+          run_chunk<true>(pre, in, out, b, e, partial.data() + c * R);
         else
-          run_chunk<false>(pre, in, out, b, e, partial.data() + c * R, nodes, outs);
+          run_chunk<false>(pre, in, out, b, e, partial.data() + c * R);
       }
     };
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -257,8 +256,8 @@ struct batch_executor {
     T totals[R == 0 ? 1 : R] = {};
     for (std::size_t c = 0; c < chunks; ++c)
       for (std::size_t r = 0; r < R; ++r) totals[r] += partial[c * R + r];
-    run_scalar_stage<stage::post>(pre, post, in, totals, batch, nodes);
-    write_once(pre, post, out, batch, outs);
+    run_scalar_stage<stage::post>(pre, post, in, totals, batch);
+    write_once(pre, post, out, batch);
   }
 };
 

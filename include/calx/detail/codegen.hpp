@@ -10,6 +10,7 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/graph.hpp>
+#include <calx/detail/static_for.hpp>
 #include <calx/op_traits.hpp>
 
 #include <cstddef>
@@ -72,19 +73,34 @@ CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* in) {
     r.real[n.slot] = kernel_value<IR, J>(r);
 }
 
-template <const auto& IR, class T, class Regs, std::size_t... J, std::size_t... O>
-CALX_HOST_DEVICE CALX_INLINE void run_all(Regs& r, const T* in, T* out, std::index_sequence<J...>,
-                                          std::index_sequence<O...>) {
-  (step<IR, J>(r, in), ...);
-  ((out[O] = r.real[IR.nodes[IR.outputs[O]].slot]), ...);
-}
+/// One node's statement (a function object rather than a lambda: device code calls it).
+template <const auto& IR, class T, class Regs>
+struct step_fn {
+  Regs& r;
+  const T* in;
+  template <std::size_t J>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, J>) const {
+    step<IR, J>(r, in);
+  }
+};
+
+template <const auto& IR, class T, class Regs>
+struct output_fn {
+  const Regs& r;
+  T* out;
+  template <std::size_t O>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, O>) const {
+    out[O] = r.real[IR.nodes[IR.outputs[O]].slot];
+  }
+};
 
 /// Evaluates the program `IR` on flat inputs `in[0..NI)` into flat outputs `out[0..NO)`.
 template <const auto& IR, class T>
 CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* in, T* out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
   registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)> r;
-  run_all<IR>(r, in, out, std::make_index_sequence<IRT::size>{}, std::make_index_sequence<IRT::output_count>{});
+  static_for<IRT::size>(step_fn<IR, T, decltype(r)>{r, in});
+  static_for<IRT::output_count>(output_fn<IR, T, decltype(r)>{r, out});
 }
 
 }  // namespace detail

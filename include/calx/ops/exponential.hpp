@@ -7,6 +7,8 @@
 #include <calx/detail/scalar_math.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
+#include <calx/ops/arithmetic.hpp>
+#include <calx/ops/selection.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>

@@ -1,7 +1,7 @@
 /// @file ops/selection.hpp
 /// @brief Comparisons (giving masks), where, abs, sign, min and max: the ops whose
 /// derivatives are piecewise. Where a derivative is undefined they follow JAX:
-/// abs'(0) = 0 (through sign), min/max split the derivative 1/2-1/2 at ties, and the
+/// abs'(0) = 1 (the x >= 0 side), min/max split the derivative 1/2-1/2 at ties, and the
 /// predicate of where has no derivative.
 #ifndef CALX_OPS_SELECTION_HPP
 #define CALX_OPS_SELECTION_HPP
@@ -137,9 +137,10 @@ struct op_traits<abs_op> {
   static constexpr detail::value_kind result = detail::value_kind::real;
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::abs; return abs(x); }
-  static constexpr auto jvp(const auto&, const auto& x, const auto& t) { return t * calx::sign(x); }
+  // JAX's rule (lax._abs_jvp_rule): select(x >= 0, t, -t), so abs'(0) = abs'(-0) = 1.
+  static constexpr auto jvp(const auto&, const auto& x, const auto& t) { return calx::where(x >= 0.0, t, -t); }
   static constexpr std::array<tracer, 1> vjp(const auto& ct, const auto&, const auto& x) {
-    return {ct * calx::sign(x)};
+    return {calx::where(x >= 0.0, ct, -ct)};
   }
 };
 

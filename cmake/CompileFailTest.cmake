@@ -1,0 +1,80 @@
+# Message-checked compile-fail tests (STYLE point 24).
+#
+#   calx_add_compile_fail_tests(<dir> TARGET <target> [LABELS <label>...])
+#
+# For every <dir>/<case>.cpp (a file that is not itself an ok twin):
+#   - <case>.cpp must contain at least one line `// EXPECT: <regex>`;
+#   - CTest `fail.<case>` passes iff compiling it FAILS and the compiler's output matches
+#     every EXPECT regex (CMake regex syntax; `|` is alternation);
+#   - its ok twin <case>.ok.cpp must exist, and CTest `fail.<case>.ok` passes iff it
+#     compiles: this keeps each case honest, failing for the reason it names.
+# A case or twin that is missing is a configure error. The compiler is CMAKE_CXX_COMPILER
+# in C++20 mode with -fsyntax-only and the include directories of <target> (with those of
+# its dependencies). All these tests share RESOURCE_LOCK calx_compile_fail: each one is a
+# whole (heavy) compile of calx.
+#
+# The compiler is run directly, not through a build target, so a test neither touches nor
+# depends on the state of the build tree.
+
+set(CALX_COMPILE_FAIL_RUNNER "${CMAKE_CURRENT_LIST_DIR}/RunCompileFailTest.cmake")
+
+function(calx_add_compile_fail_tests dir)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET" "LABELS")
+  if(NOT arg_TARGET)
+    message(FATAL_ERROR "calx_add_compile_fail_tests: TARGET is required")
+  endif()
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "^(GNU|Clang|AppleClang)$")
+    message(STATUS "calx: compile-fail tests need GCC or Clang (-fsyntax-only); skipped")
+    return()
+  endif()
+
+  # Transitive: calx's own include directories and those of Boost::headers and xsimd.
+  set(includes "$<JOIN:$<TARGET_PROPERTY:${arg_TARGET},INTERFACE_INCLUDE_DIRECTORIES>,|>")
+  set(std_flag "${CMAKE_CXX20_STANDARD_COMPILE_OPTION}")
+  if(NOT std_flag)
+    set(std_flag "-std=c++20")
+  endif()
+
+  file(GLOB cases CONFIGURE_DEPENDS "${dir}/*.cpp")
+  foreach(source IN LISTS cases)
+    get_filename_component(file_name "${source}" NAME)
+    if(file_name MATCHES "\\.ok\\.cpp$")
+      string(REGEX REPLACE "\\.ok\\.cpp$" ".cpp" case_source "${source}")
+      if(NOT EXISTS "${case_source}")
+        message(FATAL_ERROR "calx: ok twin ${source} has no compile-fail case ${case_source}")
+      endif()
+      continue()
+    endif()
+    string(REGEX REPLACE "\\.cpp$" "" case "${file_name}")
+    set(twin "${dir}/${case}.ok.cpp")
+    if(NOT EXISTS "${twin}")
+      message(FATAL_ERROR "calx: compile-fail case ${source} has no ok twin ${case}.ok.cpp")
+    endif()
+    file(STRINGS "${source}" expect_lines REGEX "^[ \t]*// EXPECT: ")
+    if(NOT expect_lines)
+      message(FATAL_ERROR "calx: compile-fail case ${source} has no `// EXPECT: <regex>` line")
+    endif()
+
+    foreach(mode IN ITEMS fail ok)
+      if(mode STREQUAL "fail")
+        set(test_name "fail.${case}")
+        set(test_source "${source}")
+      else()
+        set(test_name "fail.${case}.ok")
+        set(test_source "${twin}")
+      endif()
+      add_test(NAME "${test_name}"
+        COMMAND "${CMAKE_COMMAND}"
+          "-DMODE=${mode}"
+          "-DSOURCE=${test_source}"
+          "-DCOMPILER=${CMAKE_CXX_COMPILER}"
+          "-DSTD_FLAG=${std_flag}"
+          "-DINCLUDES=${includes}"
+          -P "${CALX_COMPILE_FAIL_RUNNER}")
+      set_tests_properties("${test_name}" PROPERTIES
+        LABELS "fail;${arg_LABELS}"
+        RESOURCE_LOCK calx_compile_fail
+        TIMEOUT 300)
+    endforeach()
+  endforeach()
+endfunction()

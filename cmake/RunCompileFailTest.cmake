@@ -1,0 +1,55 @@
+# cmake -DMODE=fail|ok -DSOURCE=<file.cpp> -DCOMPILER=<c++> -DSTD_FLAG=-std=c++20
+#       -DINCLUDES=<dir>|<dir>... -P RunCompileFailTest.cmake
+#
+# MODE=fail: passes iff SOURCE does not compile and the compiler's output matches every
+#            `// EXPECT: <regex>` line of SOURCE.
+# MODE=ok:   passes iff SOURCE compiles.
+# See CompileFailTest.cmake.
+cmake_minimum_required(VERSION 3.24)
+
+foreach(var IN ITEMS MODE SOURCE COMPILER STD_FLAG)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "RunCompileFailTest.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+set(include_flags "")
+string(REPLACE "|" ";" include_dirs "${INCLUDES}")
+list(REMOVE_DUPLICATES include_dirs)
+foreach(d IN LISTS include_dirs)
+  if(NOT d STREQUAL "")
+    list(APPEND include_flags "-I${d}")
+  endif()
+endforeach()
+
+set(command "${COMPILER}" "${STD_FLAG}" -fsyntax-only -fdiagnostics-color=never ${include_flags} "${SOURCE}")
+execute_process(COMMAND ${command}
+  RESULT_VARIABLE result
+  OUTPUT_VARIABLE output
+  ERROR_VARIABLE output)
+list(JOIN command " " command_line)
+
+if(MODE STREQUAL "ok")
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "ok twin failed to compile (it must compile):\n${command_line}\n${output}")
+  endif()
+  message(STATUS "compiled, as expected: ${SOURCE}")
+  return()
+endif()
+
+if(result EQUAL 0)
+  message(FATAL_ERROR "compiled, but it must fail to compile:\n${command_line}\n${output}")
+endif()
+file(STRINGS "${SOURCE}" expect_lines REGEX "^[ \t]*// EXPECT: ")
+if(NOT expect_lines)
+  message(FATAL_ERROR "${SOURCE} has no `// EXPECT: <regex>` line")
+endif()
+foreach(line IN LISTS expect_lines)
+  string(REGEX REPLACE "^[ \t]*// EXPECT: " "" regex "${line}")
+  string(STRIP "${regex}" regex)
+  if(NOT output MATCHES "${regex}")
+    message(FATAL_ERROR "failed to compile, but the output does not match `${regex}`:\n"
+                        "${command_line}\n${output}")
+  endif()
+  message(STATUS "failed to compile with a message matching `${regex}`")
+endforeach()

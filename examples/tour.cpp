@@ -1,0 +1,157 @@
+/// @file examples/tour.cpp
+/// @brief A tour of calx, one section per idea: each prints a function's source, the
+/// program calx traced from it (its IR, like `jax.make_jaxpr`) and a few of its values.
+/// CTest checks the output against examples/tour.out (test example.tour).
+///
+/// To add a section: write a `tour_<topic>()` function below (use `section`, `show_source`,
+/// `show_ir`), call it from `main`, and refresh the golden output with
+/// `CALX_UPDATE_GOLDEN=1 ctest --test-dir build -R '^example\.tour$'`.
+#include <calx/calx.hpp>
+
+#include <array>
+#include <cstdio>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+// Defines the function `name` and `name_source`, its source text, so that the tour prints
+// exactly the code it runs.
+#define TOUR_FUNCTION(name, ...)     \
+  constexpr auto name = __VA_ARGS__; \
+  constexpr const char* name##_source = #__VA_ARGS__
+
+namespace {
+
+void section(const char* title) { std::printf("\n## %s\n\n", title); }
+
+void show_source(const char* name, const char* source) { std::printf("// %s = %s\n", name, source); }
+
+template <class Program>
+void show_ir(const Program& program) {
+  std::printf("%s\n", calx::to_string(program).c_str());
+}
+
+// --- 1. Tracing ---------------------------------------------------------------------------
+
+// A function for calx is stateless and generic: it runs on plain numbers and on tracers.
+TOUR_FUNCTION(f, [](auto x, auto y) { return calx::sin(x) * y + x * x; });
+
+void tour_trace() {
+  section("1. Trace a function into a program");
+  show_source("f", f_source);
+  // [trace]
+  // The arguments only say "two doubles": f is traced once, at compile time.
+  auto p = calx::trace(f, 1.0, 2.0);
+  // [trace]
+  show_ir(p);
+  const std::array<std::pair<double, double>, 3> points{{{0.0, 1.0}, {0.5, 3.0}, {2.0, -1.0}}};
+  for (auto [x, y] : points)
+    std::printf("p(%g, %g) = %.6f    f(%g, %g) = %.6f\n", x, y, p(x, y), x, y, f(x, y));
+}
+
+// --- 2. Sharing and constants ---------------------------------------------------------------
+
+TOUR_FUNCTION(g, [](auto x) {
+  auto s = calx::sin(x);
+  return s * s + s * s + 2.0 * 3.0;
+});
+
+void tour_sharing() {
+  section("2. The program is a DAG: shared values and folded constants");
+  show_source("g", g_source);
+  auto p = calx::trace(g, 1.0);
+  show_ir(p);  // sin x and s * s appear once; 2.0 * 3.0 is folded to 6.0
+  for (double x : {0.0, 1.0, -2.5}) std::printf("p(%g) = %.6f\n", x, p(x));
+}
+
+// --- 3. Branches ----------------------------------------------------------------------------
+
+// `if (x > 0)` cannot work on a value traced once for all inputs: select with calx::where.
+TOUR_FUNCTION(elu, [](auto x, auto a) { return calx::where(x > 0.0, x, a * calx::expm1(x)); });
+
+void tour_where() {
+  section("3. Branches are selections: calx::where");
+  show_source("elu", elu_source);
+  auto p = calx::trace(elu, 1.0, 1.0);
+  show_ir(p);
+  for (double x : {-2.0, -0.5, 0.0, 1.5}) std::printf("p(%g, 1) = %.6f\n", x, p(x, 1.0));
+}
+
+// --- 4. Structured arguments and results ----------------------------------------------------
+
+TOUR_FUNCTION(polar, [](auto point) {
+  auto [x, y] = point;
+  return std::tuple{calx::sqrt(x * x + y * y), calx::atan2(y, x)};
+});
+
+void tour_structures() {
+  section("4. Arguments and results can be std::array, std::tuple, std::pair");
+  show_source("polar", polar_source);
+  auto p = calx::trace(polar, std::array{1.0, 1.0});
+  show_ir(p);
+  for (auto point : {std::array{1.0, 0.0}, std::array{0.0, 2.0}, std::array{-3.0, 4.0}}) {
+    auto [r, theta] = p(point);
+    std::printf("p({%g, %g}) = {r: %.6f, theta: %.6f}\n", point[0], point[1], r, theta);
+  }
+}
+
+// --- 5. Precision ---------------------------------------------------------------------------
+
+void tour_float() {
+  section("5. One program per precision: float arguments give an f32 program");
+  show_source("f", f_source);
+  auto p = calx::trace(f, 1.0f, 2.0f);
+  show_ir(p);
+  std::printf("p(0.5f, 3.0f) = %.5f (a float)\n", static_cast<double>(p(0.5f, 3.0f)));
+}
+
+// --- 6. Derivatives ------------------------------------------------------------------------
+
+void tour_grad() {
+  section("6. Derivatives are programs too: grad, jvp, hessian");
+  show_source("f", f_source);
+  // [grad]
+  auto df = calx::grad(f, calx::argnums<0, 1>);  // a function: (x, y) -> (df/dx, df/dy)
+  // [grad]
+  std::printf("the program of grad(f, argnums<0, 1>):\n");
+  show_ir(calx::trace(df, 1.0, 2.0));
+  auto [dx, dy] = df(0.5, 3.0);
+  std::printf("grad f(0.5, 3) = (%.6f, %.6f)    by hand: (%.6f, %.6f)\n", dx, dy,
+              calx::cos(0.5) * 3.0 + 2 * 0.5, calx::sin(0.5));
+  // [jvp]
+  auto [value, tangent] = calx::jvp(f, std::tuple{0.5, 3.0}, std::tuple{1.0, 0.0});
+  // [jvp]
+  std::printf("jvp at (0.5, 3) along (1, 0): value %.6f, tangent %.6f\n", value, tangent);
+  auto h = calx::hessian(f, calx::argnums<0, 1>)(0.5, 3.0);
+  std::printf("hessian f(0.5, 3) = [[%.6f, %.6f], [%.6f, %.6f]]\n", std::get<0>(std::get<0>(h)),
+              std::get<1>(std::get<0>(h)), std::get<0>(std::get<1>(h)), std::get<1>(std::get<1>(h)));
+  std::printf("d3f/dx3 at (0.5, 3) = %.6f (grad of grad of grad)\n",
+              calx::grad(calx::grad(calx::grad(f)))(0.5, 3.0));
+}
+
+// --- 7. Batches -----------------------------------------------------------------------------
+
+void tour_vmap() {
+  section("7. Per-sample gradients over a batch: vmap(grad(f)) as SIMD code");
+  show_source("f", f_source);
+  const std::vector<double> xs{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0};
+  const std::vector<double> ys{1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 5.0};
+  // [vmap]
+  auto [dxs, dys] = calx::vmap(calx::grad(f, calx::argnums<0, 1>))(xs, ys);  // columns
+  // [vmap]
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    std::printf("sample %zu: (x, y) = (%g, %g)  df/dx = %.6f  df/dy = %.6f\n", i, xs[i], ys[i], dxs[i], dys[i]);
+}
+
+}  // namespace
+
+int main() {
+  std::printf("# A tour of calx\n");
+  tour_trace();
+  tour_sharing();
+  tour_where();
+  tour_structures();
+  tour_float();
+  tour_grad();
+  tour_vmap();
+}

@@ -1,0 +1,40 @@
+/// @file detail/static_for.hpp
+/// @brief `static_for<N>(f)`: f(integral_constant<J>) for J in [0, N), unrolled at compile
+/// time, as fold expressions of at most 128 calls. One fold over a whole program would
+/// exceed clang's default -fbracket-depth (256) on programs of more than 256 nodes.
+#ifndef CALX_DETAIL_STATIC_FOR_HPP
+#define CALX_DETAIL_STATIC_FOR_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+inline constexpr std::size_t fold_block = 128;
+
+template <std::size_t Base, class F, std::size_t... I>
+CALX_HOST_DEVICE CALX_INLINE void static_for_block(F& f, std::index_sequence<I...>) {
+  (f(std::integral_constant<std::size_t, Base + I>{}), ...);
+}
+
+template <std::size_t N, class F, std::size_t... B>
+CALX_HOST_DEVICE CALX_INLINE void static_for_blocks(F& f, std::index_sequence<B...>) {
+  (static_for_block<B * fold_block>(
+       f, std::make_index_sequence<(N - B * fold_block < fold_block ? N - B * fold_block : fold_block)>{}),
+   ...);
+}
+
+template <std::size_t N, class F>
+CALX_HOST_DEVICE CALX_INLINE void static_for(F&& f) {
+  static_assert(N <= fold_block * 255, "calx: a program of more than 32640 nodes is too large to compile");
+  static_for_blocks<N>(f, std::make_index_sequence<(N + fold_block - 1) / fold_block>{});
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_STATIC_FOR_HPP

@@ -1,0 +1,10 @@
+// calx::argnums<-3> for a function called with two arguments: negative indices count from
+// the end, down to -n.
+// EXPECT: calx::grad: an index in calx::argnums is out of range
+#include <calx/calx.hpp>
+
+int main() {
+  auto f = [](auto x, auto y) { return x * y; };
+  auto g = calx::grad(f, calx::argnums<-3>)(1.0, 2.0);
+  (void)g;
+}

@@ -1,0 +1,11 @@
+// The fix: one tangent per primal, with its structure.
+#include <calx/calx.hpp>
+
+#include <array>
+#include <tuple>
+
+int main() {
+  auto f = [](const auto& v) { return v[0] * v[1] + v[2]; };
+  auto r = calx::jvp(f, std::tuple{std::array{1.0, 2.0, 3.0}}, std::tuple{std::array{1.0, 0.0, 0.0}});
+  (void)r;
+}

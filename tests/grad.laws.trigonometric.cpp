@@ -1,0 +1,20 @@
+/// @file tests/grad.laws.trigonometric.cpp
+/// @brief The differentiation laws (tests/_include/laws.hpp) for the primitives of
+/// calx/ops/trigonometric.hpp, in float and double: jvp and vjp against finite differences, the
+/// adjoint identity, jacfwd == jacrev, the Hessian compositions, JAX's check_grads to
+/// order 2 (fwd-of-fwd, fwd-of-rev, rev-of-fwd, rev-of-rev), linearize and pullbacks.
+
+#include <_include/laws.hpp>
+
+#include <calx/calx.hpp>
+
+#include <catch2/catch.hpp>
+
+namespace laws = calx_test::laws;
+
+TEMPLATE_TEST_CASE("differentiation laws: trigonometric ops", "[transform][grad][laws][trigonometric]", float, double) {
+  laws::for_each_row<laws::family::trigonometric>([](const auto& row) {
+    INFO("op " << row.name);
+    laws::all_laws<TestType>(row);
+  });
+}

@@ -1,0 +1,160 @@
+/// @file tests/jvp.cpp
+/// @brief `calx::jvp(f, primals, tangents)`: values and tangents, structured primals and
+/// outputs, has_aux, and tangents known to be zero (no node in the program). The laws
+/// (jvp against finite differences, linearity, the adjoint identity) are instantiated for
+/// every primitive in grad.laws.*.cpp; misuse that stops compilation is in tests/fail/jvp_*.cpp.
+
+#include <_include/float_compare.hpp>
+#include <_include/ir_inspect.hpp>
+
+#include <calx/calx.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace {
+
+using calx_test::within_ulps;
+
+/// Whether any node of `ir` reads node `id`.
+template <class IR>
+constexpr bool reads(const IR& ir, int id) {
+  for (const auto& n : ir.nodes)
+    for (int a : n.in)
+      if (a == id) return true;
+  for (int o : ir.outputs)
+    if (o == id) return true;
+  return false;
+}
+
+TEST_CASE("jvp: the value and the directional derivative", "[transform][jvp]") {
+  constexpr auto f = [](auto x, auto y) { return x * calx::sin(y); };
+  const auto [v, t] = calx::jvp(f, std::tuple{2.0, 0.5}, std::tuple{1.0, 0.0});
+  CHECK(v == 2.0 * std::sin(0.5));
+  CHECK(t == std::sin(0.5));
+  const auto [v2, t2] = calx::jvp(f, std::tuple{2.0, 0.5}, std::tuple{0.25, -3.0});
+  CHECK(v2 == v);
+  // 0.25 sin y + x cos y (-3): the same two products, added once.
+  CHECK(within_ulps(t2, 0.25 * std::sin(0.5) + 2.0 * std::cos(0.5) * -3.0, 4));
+  // A zero tangent gives a zero tangent.
+  CHECK(calx::jvp(f, std::tuple{2.0, 0.5}, std::tuple{0.0, 0.0}).second == 0.0);
+  STATIC_REQUIRE(std::is_same_v<decltype(calx::jvp(f, std::tuple{2.0, 0.5}, std::tuple{1.0, 0.0})),
+                                std::pair<double, double>>);
+  STATIC_REQUIRE(std::is_same_v<decltype(calx::jvp(f, std::tuple{2.0f, 0.5f}, std::tuple{1.0f, 0.0f})),
+                                std::pair<float, float>>);
+  CHECK(calx::jvp(f, std::tuple{2.0f, 0.5f}, std::tuple{1.0f, 0.0f}).second == std::sin(0.5f));
+  // One argument: still tuples.
+  CHECK(calx::jvp(calx::exp, std::tuple{0.0}, std::tuple{3.0}) == std::pair{1.0, 3.0});
+}
+
+TEST_CASE("jvp: structured primals and tangents, structured outputs", "[transform][jvp][tree]") {
+  SECTION("std::array argument, std::tuple output") {
+    constexpr auto f = [](const auto& v) { return std::tuple{v[0] * v[1], v[1] + v[2], v[2] * v[2]}; };
+    const std::array<double, 3> x{1.0, 2.0, 3.0}, t{0.5, -1.0, 2.0};
+    const auto [v, tan] = calx::jvp(f, std::tuple{x}, std::tuple{t});
+    CHECK(v == std::tuple{2.0, 5.0, 9.0});
+    CHECK(tan == std::tuple{0.5 * 2.0 + 1.0 * -1.0, -1.0 + 2.0, 2.0 * 3.0 * 2.0});
+    STATIC_REQUIRE(std::is_same_v<decltype(tan), const std::tuple<double, double, double>>);
+  }
+  SECTION("std::pair and a scalar, std::array output") {
+    constexpr auto f = [](const auto& p, auto s) { return std::array{p.first * s, p.second - s}; };
+    const auto [v, tan] = calx::jvp(f, std::tuple{std::pair{2.0, 3.0}, 4.0}, std::tuple{std::pair{1.0, 0.0}, 0.5});
+    CHECK(v == std::array{8.0, -1.0});
+    CHECK(tan == std::array{1.0 * 4.0 + 2.0 * 0.5, -0.5});
+  }
+  SECTION("nested output") {
+    constexpr auto f = [](auto x) { return std::pair{x * x, std::array{x, -x}}; };
+    const auto [v, tan] = calx::jvp(f, std::tuple{3.0}, std::tuple{2.0});
+    CHECK(v == std::pair{9.0, std::array{3.0, -3.0}});
+    CHECK(tan == std::pair{12.0, std::array{2.0, -2.0}});
+  }
+}
+
+TEST_CASE("jvp with has_aux: (value, tangent, aux)", "[transform][jvp][has_aux]") {
+  constexpr auto f = [](auto x, auto y) { return std::pair{x * y, std::tuple{x - y, calx::exp(x)}}; };
+  const auto [v, t, aux] = calx::jvp(f, std::tuple{2.0, 3.0}, std::tuple{1.0, 1.0}, calx::has_aux);
+  CHECK(v == 6.0);
+  CHECK(t == 5.0);
+  CHECK(aux == std::tuple{-1.0, std::exp(2.0)});
+  STATIC_REQUIRE(std::is_same_v<decltype(calx::jvp(f, std::tuple{2.0, 3.0}, std::tuple{1.0, 1.0}, calx::has_aux)),
+                                std::tuple<double, double, std::tuple<double, double>>>);
+}
+
+// ---------------------------------------------------------------------------------------
+// Tangents known to be zero make no node.
+
+constexpr auto ignores_y = [](auto x, auto y) {
+  (void)y;
+  return x * x;
+};
+
+/// The jvp as a function of (primals, tangents), traced: its program is the tangent map.
+constexpr auto tangent_map = [](auto x, auto y, auto tx, auto ty) {
+  return calx::jvp(ignores_y, std::tuple{x, y}, std::tuple{tx, ty}).second;
+};
+
+constexpr bool ignored_argument_tangent_makes_no_node() {
+  using P = decltype(calx::trace(tangent_map, 1.0, 2.0, 3.0, 4.0));
+  // 2 x tx: inputs a b c d, then x*tx once (tx*x + x*tx is one node by CSE) and its double.
+  // Nothing reads ty (nor y).
+  return P::ir.size == 6 && !reads(P::ir, P::ir.inputs[3]) && !reads(P::ir, P::ir.inputs[1]);
+}
+
+constexpr bool forward_jacobian_of_an_ignored_argument_is_the_constant_0() {
+  using P = decltype(calx::trace(calx::jacfwd(ignores_y, calx::argnums<1>), 1.0, 2.0));
+  return P::ir.size == 3 && calx_test::count_operations(P::ir) == 0 &&
+         calx_test::output_op(P::ir, 0) == calx::detail::constant_opcode;
+}
+
+constexpr bool stop_gradient_tangent_is_the_constant_0() {
+  constexpr auto g = [](auto x, auto t) {
+    return calx::jvp([](auto u) { return 2.0 * calx::stop_gradient(u * u); }, std::tuple{x}, std::tuple{t}).second;
+  };
+  using P = decltype(calx::trace(g, 1.0, 1.0));
+  return P::ir.size == 3 && calx_test::output_op(P::ir, 0) == calx::detail::constant_opcode &&
+         calx_test::has_constant(P::ir, 0.0);
+}
+
+TEST_CASE("jvp: tangents known to be zero make no node", "[transform][jvp][ir]") {
+  CHECK(ignored_argument_tangent_makes_no_node());
+  STATIC_REQUIRE(ignored_argument_tangent_makes_no_node());
+  CHECK(forward_jacobian_of_an_ignored_argument_is_the_constant_0());
+  STATIC_REQUIRE(forward_jacobian_of_an_ignored_argument_is_the_constant_0());
+  CHECK(stop_gradient_tangent_is_the_constant_0());
+  STATIC_REQUIRE(stop_gradient_tangent_is_the_constant_0());
+  CHECK(tangent_map(1.5, 2.0, 3.0, 4.0) == 9.0);
+  CHECK(calx::to_string(calx::trace(tangent_map, 1.0, 2.0, 3.0, 4.0)) ==
+        "{ lambda a:f64 b:f64 c:f64 d:f64 . let\n    e:f64 = mul a c\n    f:f64 = add e e\n  in (f) }");
+}
+
+TEST_CASE("jvp: only the ops a tangent reaches are differentiated", "[transform][jvp][ir]") {
+  // f(x, y) = sin(x) * exp(y) with a tangent map in both: the tangent of exp(y) is
+  // exp(y) * ty, reusing the primal's exp node; cos(x) appears once.
+  constexpr auto m = [](auto x, auto y, auto tx, auto ty) {
+    return calx::jvp([](auto a, auto b) { return calx::sin(a) * calx::exp(b); }, std::tuple{x, y}, std::tuple{tx, ty})
+        .second;
+  };
+  using P = decltype(calx::trace(m, 1.0, 2.0, 3.0, 4.0));
+  STATIC_REQUIRE(calx_test::count_op<calx::exp_op>(P::ir) == 1);
+  STATIC_REQUIRE(calx_test::count_op<calx::cos_op>(P::ir) == 1);
+  STATIC_REQUIRE(calx_test::count_op<calx::sin_op>(P::ir) == 1);
+  CHECK(within_ulps(m(1.0, 2.0, 3.0, 4.0), 3.0 * std::cos(1.0) * std::exp(2.0) + std::sin(1.0) * std::exp(2.0) * 4.0, 8));
+}
+
+TEST_CASE("jvp: misuse stops compilation with a message", "[transform][jvp][rejection]") {
+  // calx::jvp's checks (tangent structure, primals as a tuple, captures, has_aux's pair)
+  // are static_asserts in its body (tests/fail/jvp_*.cpp), so they are not visible to
+  // requires-expressions: std::invocable<calx::jvp_fn, F, double, double> would be a hard
+  // error, not false. What is visible: the ops' own constraints.
+  STATIC_REQUIRE(!std::invocable<decltype(calx::exp), double, double>);
+  STATIC_REQUIRE(std::invocable<decltype(calx::exp), calx::tracer>);
+  SUCCEED();
+}
+
+}  // namespace
