@@ -26,7 +26,7 @@ using calx_test::count_op;
 using calx_test::within_ulps;
 
 template <class Late, class L, std::size_t R, class V, class... A>
-constexpr const auto& tangent_ir(const calx::linear_map<Late, L, R, V, A...>&) {
+constexpr const auto& tangent_ir(const calx::linear_map<calx::detail::late_call<Late, L, R>, V, A...>&) {
   return calx::detail::ir_v<Late>;
 }
 

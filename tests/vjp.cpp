@@ -27,12 +27,12 @@ using calx_test::within_ulps;
 
 /// The backward program a pullback runs, as IR.
 template <class Late, class L, std::size_t R, class Ct, class Result>
-constexpr const auto& backward_ir(const calx::pullback<Late, L, R, Ct, Result>&) {
+constexpr const auto& backward_ir(const calx::pullback<calx::detail::late_call<Late, L, R>, Ct, Result>&) {
   return calx::detail::ir_v<Late>;
 }
 /// How many values a pullback holds from the forward pass.
 template <class Late, class L, std::size_t R, class Ct, class Result>
-constexpr std::size_t residual_count(const calx::pullback<Late, L, R, Ct, Result>&) {
+constexpr std::size_t residual_count(const calx::pullback<calx::detail::late_call<Late, L, R>, Ct, Result>&) {
   return R;
 }
 

@@ -17,9 +17,10 @@ CALX_BEGIN_NAMESPACE
 /// The linear map of `calx::linearize`: `lin(tx, ty)` is J·(tx, ty), with the output's
 /// structure. Found by partial evaluation of the jvp: the primal part ran once, in
 /// `linearize`, and the map holds its residuals, so calls do not linearize again.
-template <class Late, class L, std::size_t R, class Value, class... Args>
+template <class State, class Value, class... Args>
 struct linear_map {
-  detail::late_call<Late, L, R> state;
+  using L = typename State::leaf;
+  State state;
 
   /// One tangent per primal with its structure and precision (numbers too, inside a trace).
   template <class... T>
@@ -68,15 +69,9 @@ struct linearize_fn {
       static_assert(Split::valid, CALX_MSG_AUX_PAIR("linearize"));
       if constexpr (Split::valid) {
         using Full = jvp_source<typename C::source, range_spec<0, C::inputs>>;
-        using Known = known_source<Full, C::inputs, C::outputs>;
-        using Late = late_source<Full, C::inputs, C::outputs>;
-        const auto flat = flatten_args<L>(a...);
-        const auto out = run<Known>(flat);
-        constexpr std::size_t R = out.size() - C::outputs;
+        const auto [out, late] = split_call<Full, C>(a...);
         using V = rebind_t<typename Split::value, L>;
-        linear_map<Late, L, R, V, rebind_t<A, L>...> lin{};
-        for (std::size_t i = 0; i < R; ++i) lin.state.residuals[i] = out[C::outputs + i];
-        lin.state.trace = graph_in(flat);
+        const linear_map<std::remove_cvref_t<decltype(late)>, V, rebind_t<A, L>...> lin{late};
         const V value = unflatten<V>(out, 0);
         if constexpr (Aux)
           return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};

@@ -19,9 +19,10 @@ CALX_BEGIN_NAMESPACE
 /// per primal with the primal's structure. It holds the residuals of the forward pass (the
 /// values the backward pass needs) and runs only the backward program, so it can be
 /// called many times.
-template <class Late, class L, std::size_t R, class Cotangent, class Result>
+template <class State, class Cotangent, class Result>
 struct pullback {
-  detail::late_call<Late, L, R> state;
+  using L = typename State::leaf;
+  State state;
 
   /// A cotangent with the output's structure and precision; inside a trace, plain numbers
   /// are accepted too (they become constants).
@@ -75,15 +76,9 @@ struct vjp_fn {
       if constexpr (Split::valid) {
         constexpr std::size_t nv = leaf_count_v<typename Split::value>;
         using Full = vjp_source<typename C::source, range_spec<0, C::inputs>, range_spec<0, nv>, true>;
-        using Known = known_source<Full, C::inputs, C::outputs>;
-        using Late = late_source<Full, C::inputs, C::outputs>;
-        const auto flat = flatten_args<L>(a...);
-        const auto out = run<Known>(flat);
-        constexpr std::size_t R = out.size() - C::outputs;
+        const auto [out, late] = split_call<Full, C>(a...);
         using V = rebind_t<typename Split::value, L>;
-        pullback<Late, L, R, V, std::tuple<rebind_t<A, L>...>> pb{};
-        for (std::size_t i = 0; i < R; ++i) pb.state.residuals[i] = out[C::outputs + i];
-        pb.state.trace = graph_in(flat);
+        const pullback<std::remove_cvref_t<decltype(late)>, V, std::tuple<rebind_t<A, L>...>> pb{late};
         const V value = unflatten<V>(out, 0);
         if constexpr (Aux)
           return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, nv)};

@@ -22,15 +22,6 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-template <class IR>
-constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<int>& in_ids) {
-  std::vector<int> p(IR::size, -1);
-  for (std::size_t j = 0; j < IR::size; ++j)
-    p[j] = r.nodes[j].op == input_opcode ? in_ids[static_cast<std::size_t>(r.nodes[j].value)]
-                                         : replay_node(g, r.nodes, static_cast<int>(j), p);
-  return p;
-}
-
 constexpr tracer in_graph(graph& g, int id) { return tracer{id < 0 ? nullptr : &g, id}; }
 
 /// Forward mode: `tin[i]` is the tangent of flat input i (-1: zero).

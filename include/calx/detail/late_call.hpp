@@ -41,6 +41,7 @@ constexpr graph* graph_in(const std::array<L, N>& a) {
 
 template <class Late, class L, std::size_t R>
 struct late_call {
+  using leaf = L;
   std::array<L, R> residuals{};
   graph* trace = nullptr;  // the trace the residuals live in, when L is a tracer
 
@@ -50,6 +51,21 @@ struct late_call {
     return unflatten<Result>(out);
   }
 };
+
+/// Partial evaluation at a call (vjp, linearize): runs the known part of `Full` — whose
+/// inputs start with the primals of call `C` and whose outputs start with its outputs — on
+/// `a...` now, and returns those outputs with the late part, which holds the residuals.
+template <class Full, class C, class... A>
+constexpr auto split_call(const A&... a) {
+  using L = typename C::leaf;
+  const auto flat = flatten_args<L>(a...);
+  const auto out = run<known_source<Full, C::inputs, C::outputs>>(flat);
+  constexpr std::size_t R = out.size() - C::outputs;
+  late_call<late_source<Full, C::inputs, C::outputs>, L, R> late{};
+  for (std::size_t i = 0; i < R; ++i) late.residuals[i] = out[C::outputs + i];
+  late.trace = graph_in(flat);
+  return std::pair{out, late};
+}
 
 }  // namespace detail
 CALX_END_NAMESPACE

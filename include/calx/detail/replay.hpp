@@ -87,13 +87,21 @@ constexpr int replay_node(graph& g, const Nodes& nodes, int j, const std::vector
   return out;
 }
 
-/// Inlines IR `r` into `g`: input i reads node `in_ids[i]`; returns the output ids.
+/// Re-emits every node of IR `r` into `g`, input i reading node `in_ids[i]`; returns the id
+/// each node became.
 template <class IR>
-constexpr std::vector<int> replay(const IR& r, graph& g, const std::vector<int>& in_ids) {
+constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<int>& in_ids) {
   std::vector<int> map(IR::size, -1);
   for (std::size_t j = 0; j < IR::size; ++j)
     map[j] = r.nodes[j].op == input_opcode ? in_ids[static_cast<std::size_t>(r.nodes[j].value)]
                                            : replay_node(g, r.nodes, static_cast<int>(j), map);
+  return map;
+}
+
+/// Inlines IR `r` into `g`: input i reads node `in_ids[i]`; returns the output ids.
+template <class IR>
+constexpr std::vector<int> replay(const IR& r, graph& g, const std::vector<int>& in_ids) {
+  const std::vector<int> map = replay_all(r, g, in_ids);
   std::vector<int> out(IR::output_count, -1);
   for (std::size_t o = 0; o < IR::output_count; ++o) out[o] = map[r.outputs[o]];
   return out;
