@@ -35,7 +35,7 @@ struct program {
   template <class... A>
     requires(sizeof...(A) == sizeof...(Args) && (std::is_same_v<detail::rebind_t<A, tracer>, Args> && ...) &&
              (detail::leaves_are_v<A, detail::common_leaf_t<A...>> && ...))
-  constexpr auto operator()(const A&... a) const {
+  constexpr CALX_INLINE auto operator()(const A&... a) const {
     using L = detail::common_leaf_t<A...>;
     std::array<L, (std::size_t{0} + ... + detail::leaf_count_v<A>)> flat{};
     L* p = flat.data();

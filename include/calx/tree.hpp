@@ -146,7 +146,7 @@ CALX_HOST_DEVICE constexpr T unflatten_from(const L*& in) {
 }
 
 template <class T, class L, std::size_t N>
-CALX_HOST_DEVICE constexpr T unflatten(const std::array<L, N>& a, std::size_t offset = 0) {
+CALX_HOST_DEVICE constexpr CALX_INLINE T unflatten(const std::array<L, N>& a, std::size_t offset = 0) {
   const L* p = a.data() + offset;
   return unflatten_from<T>(p);
 }

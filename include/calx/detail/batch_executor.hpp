@@ -243,8 +243,9 @@ struct batch_executor {
           run_chunk<false>(pre, in, out, b, e, partial.data() + c * R);
       }
     };
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t t = std::min<std::size_t>({threads == 0 ? hw : std::min(threads, hw), chunks});
+    // Asked once per process: hardware_concurrency() reads /sys on every call.
+    static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t t = threads == 1 ? 1 : std::min<std::size_t>({threads == 0 ? hw : std::min(threads, hw), chunks});
     if (t <= 1) {
       work(0, chunks);
     } else {

@@ -53,7 +53,7 @@ constexpr bool diagnose_derivative() {
 template <class F, class Argnums, bool Aux, derivative_kind Kind>
 struct derivative_transform {
   template <class... A>
-  constexpr auto operator()(const A&... a) const {
+  constexpr CALX_INLINE auto operator()(const A&... a) const {
     if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
       using Split = split_output<typename C::output_tree, Aux>;
@@ -70,7 +70,7 @@ struct derivative_transform {
 
  private:
   template <class C, class Split, class Info, class... A>
-  static constexpr auto compute(const A&... a) {
+  static constexpr CALX_INLINE auto compute(const A&... a) {
     using V = typename Split::value;
     using S = wrt_spec<C, Info>;
     using Outs = range_spec<0, leaf_count_v<V>>;
@@ -120,7 +120,7 @@ struct derivative_transform {
   }
 
   template <class C, class Split, class Info, class Source, class... A>
-  static constexpr auto compute_flat(const A&... a) {
+  static constexpr CALX_INLINE auto compute_flat(const A&... a) {
     using L = typename C::leaf;
     using V = typename Split::value;
     using GR = typename grad_result<Info, L, A...>::type;

@@ -24,7 +24,7 @@ inline constexpr const auto& ir_v = materialized<Source>::value;
 /// generated straight-line code; with tracers, the program is inlined into their trace,
 /// which is how transforms compose.
 template <class Source, class L, std::size_t NI>
-CALX_HOST_DEVICE constexpr auto run(const std::array<L, NI>& in) {
+CALX_HOST_DEVICE constexpr CALX_INLINE auto run(const std::array<L, NI>& in) {
   using IRT = typename materialized<Source>::ir_type;
   static_assert(NI == IRT::input_count, "calx internal: flat input count mismatch");
   std::array<L, IRT::output_count> out{};

@@ -40,7 +40,7 @@ struct traced_call {
 };
 
 template <class L, class... A>
-CALX_HOST_DEVICE constexpr auto flatten_args(const A&... a) {
+CALX_HOST_DEVICE constexpr CALX_INLINE auto flatten_args(const A&... a) {
   std::array<L, (std::size_t{0} + ... + leaf_count_v<A>)> flat{};
   L* p = flat.data();
   ((p = flatten_into(a, p)), ...);

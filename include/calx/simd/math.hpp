@@ -5,10 +5,12 @@
 /// - pow: x <= 0, x == 1, p == 0, non-finite x or p (xsimd gives pow(0, 0) = 0,
 ///   pow(0, -1) = 0, pow(inf, 0) = NaN, wrong signs for negative x);
 /// - atan2: zero or infinite operands (xsimd gives NaN);
-/// - erf, erfc: |x| > 5.5 (xsimd overflows to NaN for huge |x|, and its erfc loses all
-///   relative accuracy in the tail). Elsewhere xsimd's double erfc stays within ~3.5e4 ulp
-///   (about 8e-12 relative) of libm's, which calx accepts to keep Black-Scholes-style code
-///   vectorised (measured in tests/ops.values.cpp);
+/// - erf: |x| > 6 is ±1 (xsimd overflows to NaN for huge |x|), selected without a branch;
+/// - erfc: |x| > 5.5, where xsimd loses all relative accuracy, is computed in SIMD from
+///   Laplace's continued fraction, erfc(x) = exp(-x²)/√π · 1/(x + ½/(x + 1/(x + 3/2/(...)))),
+///   with exp(-x²) split so that its large part is exact (within 5 ulp of libm). Elsewhere
+///   xsimd's double erfc stays within ~3.5e4 ulp (about 8e-12 relative) of libm's, which
+///   calx accepts to keep Black-Scholes-style code vectorised (tests/ops.values.cpp);
 /// - log: subnormal x in double (xsimd ignores the extra exponent range).
 #ifndef CALX_SIMD_MATH_HPP
 #define CALX_SIMD_MATH_HPP
@@ -25,10 +27,9 @@
 CALX_BEGIN_NAMESPACE
 namespace detail::simd_math {
 
-/// `r` with the lanes flagged in `bad` recomputed by `scalar` from the inputs' lanes.
+/// `r` with the lanes flagged in `bad` recomputed by `scalar` (the rare, out-of-line path).
 template <class B, class F, class... X>
-B patch_lanes(const B& r, const typename B::batch_bool_type& bad, F scalar, const X&... x) {
-  if (!xsimd::any(bad)) return r;
+[[gnu::noinline]] B recompute_lanes(const B& r, const typename B::batch_bool_type& bad, F scalar, const X&... x) {
   using T = typename B::value_type;
   constexpr std::size_t W = B::size;
   alignas(64) T out[W];
@@ -45,20 +46,41 @@ B patch_lanes(const B& r, const typename B::batch_bool_type& bad, F scalar, cons
   return B::load_aligned(out);
 }
 
+/// `r`, or, when a lane is flagged in `bad`, `r` with those lanes recomputed by `scalar`.
+template <class B, class F, class... X>
+CALX_INLINE B patch_lanes(const B& r, const typename B::batch_bool_type& bad, F scalar, const X&... x) {
+  return xsimd::any(bad) ? recompute_lanes(r, bad, scalar, x...) : r;
+}
+
+/// erfc(x) for x >= 5.5 (lanes below are garbage and get discarded by the caller).
+template <class B>
+B erfc_tail(const B& x) {
+  using T = typename B::value_type;
+  constexpr bool dbl = std::is_same_v<T, double>;
+  constexpr int depth = dbl ? 14 : 12;                       // measured: <= 5 ulp (double), <= 4 ulp (float)
+  const B a = xsimd::min(x, B(dbl ? T(30) : T(12)));       // erfc is 0 from there on; keeps inf out
+  B t = a;
+  for (int k = depth; k >= 1; --k) t = a + B(T(0.5) * T(k)) / t;
+  const B scale(dbl ? T(4096) : T(64));                    // hi*hi is exact: few significant bits
+  const B hi = xsimd::round(a * scale) / scale;
+  const B e = xsimd::exp(-(hi * hi)) * xsimd::exp(-((a - hi) * (a + hi)));
+  return e / (t * B(T(1.7724538509055160273)));
+}
+
 template <class B>
 auto is_finite(const B& x) {
   return xsimd::abs(x) <= B(std::numeric_limits<typename B::value_type>::max());
 }
 
 template <class B>
-B pow(const B& x, const B& p) {
+CALX_INLINE B pow(const B& x, const B& p) {
   using T = typename B::value_type;
   const auto bad = (x <= B(T(0))) | (x == B(T(1))) | (p == B(T(0))) | !is_finite(x) | !is_finite(p);
   return patch_lanes(xsimd::pow(x, p), bad, [](T a, T b) { return scalar::pow(a, b); }, x, p);
 }
 
 template <class B>
-B atan2(const B& a, const B& b) {
+CALX_INLINE B atan2(const B& a, const B& b) {
   using T = typename B::value_type;
   const auto bad = (a == B(T(0))) | (b == B(T(0))) | (xsimd::abs(a) == B(std::numeric_limits<T>::infinity())) |
                    (xsimd::abs(b) == B(std::numeric_limits<T>::infinity()));
@@ -66,20 +88,25 @@ B atan2(const B& a, const B& b) {
 }
 
 template <class B>
-B erf(const B& x) {
+CALX_INLINE B erf(const B& x) {
   using T = typename B::value_type;
-  return patch_lanes(xsimd::erf(x), xsimd::abs(x) > B(T(5.5)), [](T u) { return scalar::erf(u); }, x);
+  // erf(±6) rounds to ±1 in float and double; NaN compares false and stays NaN.
+  return xsimd::select(xsimd::abs(x) > B(T(6)), xsimd::select(x < B(T(0)), B(T(-1)), B(T(1))), xsimd::erf(x));
 }
 
 template <class B>
-B erfc(const B& x) {
+CALX_INLINE B erfc(const B& x) {
   using T = typename B::value_type;
-  const auto bad = xsimd::abs(x) > B(T(5.5));
-  return patch_lanes(xsimd::erfc(x), bad, [](T u) { return scalar::erfc(u); }, x);
+  const B ax = xsimd::abs(x);
+  const auto tail = ax > B(T(5.5));
+  const B r = xsimd::erfc(x);
+  if (!xsimd::any(tail)) return r;
+  const B t = erfc_tail(ax);
+  return xsimd::select(tail, xsimd::select(x < B(T(0)), B(T(2)) - t, t), r);
 }
 
 template <class B>
-B log(const B& x) {
+CALX_INLINE B log(const B& x) {
   using T = typename B::value_type;
   if constexpr (std::is_same_v<T, double>) {
     const auto bad = (x > B(T(0))) & (x < B(std::numeric_limits<T>::min()));
