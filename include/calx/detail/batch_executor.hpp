@@ -22,6 +22,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <thread>
@@ -133,26 +134,26 @@ struct batch_executor {
     }
   }
 
-  /// Lanes of samples [i, i + count) of a batched input; missing lanes repeat the last sample.
-  template <bool Contiguous>
+  /// Lanes of samples [i, i + count) of a batched input (`Full`: count == W); missing
+  /// lanes repeat the last sample.
+  template <bool Contiguous, bool Full>
   static CALX_INLINE B load(const input_view<T>& v, std::size_t i, std::size_t count) {
-    if constexpr (Contiguous) {
-      if (count == W) return B::load_unaligned(reinterpret_cast<const T*>(v.base) + i);
-    }
+    if constexpr (Contiguous && Full) return B::load_unaligned(reinterpret_cast<const T*>(v.base) + i);
     alignas(64) T lanes[W];
     for (std::size_t l = 0; l < W; ++l)
       std::memcpy(&lanes[l], v.base + (i + (l < count ? l : count - 1)) * v.stride, sizeof(T));
     return B::load_aligned(lanes);
   }
 
-  template <bool Contiguous, std::size_t J>
+
+  template <bool Contiguous, bool Full, std::size_t J>
   static CALX_INLINE void loop_step(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
                                     std::size_t i, std::size_t count) {
     constexpr node n = ir.nodes[J];
     constexpr int s = plan.slot[J];
     if constexpr (plan.reduction[J] >= 0) {
       const B v = loop_operand<n.in[0]>(pre, loop);
-      if (count == W) {
+      if constexpr (Full) {
         acc[plan.reduction[J]] += v;
       } else {
         alignas(64) T mask_lanes[W];
@@ -161,7 +162,7 @@ struct batch_executor {
       }
     } else if constexpr (plan.stage_of[J] != stage::loop) {
     } else if constexpr (n.op == input_opcode) {
-      loop.real[s] = load<Contiguous>(in[static_cast<std::size_t>(n.value)], i, count);
+      loop.real[s] = load<Contiguous, Full>(in[static_cast<std::size_t>(n.value)], i, count);
     } else {
       using traits = op_traits<op_at_t<n.op>>;
       if constexpr (n.kind == value_kind::boolean) {
@@ -178,13 +179,13 @@ struct batch_executor {
     }
   }
 
-  template <std::size_t O>
+  template <bool Full, std::size_t O>
   static CALX_INLINE void store_output(const loop_regs& loop, const output_view<T>* out, std::size_t i,
                                        std::size_t count) {
     constexpr int id = ir.outputs[O];
     if constexpr (plan.stage_of[id] == stage::loop) {
       const B v = loop.real[plan.slot[id]];
-      if (count == W) {
+      if constexpr (Full) {
         v.store_unaligned(out[O].column + i);
       } else {
         alignas(64) T lanes[W];
@@ -195,20 +196,30 @@ struct batch_executor {
   }
 
   template <bool Contiguous>
-  static void run_chunk(const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
+  static void run_chunk(const pre_regs& pre_in, const input_view<T>* in_in, const output_view<T>* out_in,
                         std::size_t begin, std::size_t end, T* partial) {
+    // Local copies whose addresses do not escape: stores to the output columns cannot
+    // alias them, so the compiler keeps splatted constants and pointers in registers.
+    const pre_regs pre = pre_in;
+    std::array<input_view<T>, IRT::input_count == 0 ? 1 : IRT::input_count> in{};
+    std::array<output_view<T>, IRT::output_count == 0 ? 1 : IRT::output_count> out{};
+    std::copy_n(in_in, IRT::input_count, in.begin());
+    std::copy_n(out_in, IRT::output_count, out.begin());
     B acc[R == 0 ? 1 : R];
     for (auto& a : acc) a = B(T(0));
     loop_regs loop;
-    for (std::size_t i = begin; i < end; i += W) {
-      const std::size_t count = std::min(W, end - i);
+    auto body = [&]<bool Full>(std::bool_constant<Full>, std::size_t i, std::size_t count) {
       static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
-        loop_step<Contiguous, J>(loop, acc, pre, in, i, count);
+        loop_step<Contiguous, Full, J>(loop, acc, pre, in.data(), i, count);
       });
       static_for<IRT::output_count>([&]<std::size_t O>(std::integral_constant<std::size_t, O>) {
-        store_output<O>(loop, out, i, count);
+        store_output<Full, O>(loop, out.data(), i, count);
       });
-    }
+    };
+    std::size_t i = begin;
+    for (; i + W <= end; i += W) body(std::true_type{}, i, W);  // full groups of lanes
+    if (i < end) body(std::false_type{}, i, end - i);            // the padded tail
+
     for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
   }
 
