@@ -26,8 +26,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CALX_INLINE inline __attribute__((always_inline))
+#define CALX_INLINE_LAMBDA __attribute__((always_inline))  // after a lambda's parameter list
 #else
 #define CALX_INLINE inline
+#define CALX_INLINE_LAMBDA
 #endif
 
 // Concept checks with fix-it messages are on by default; translation units that are

@@ -195,6 +195,19 @@ struct batch_executor {
     }
   }
 
+  /// One group of lanes: every loop node, then the stores. Forced inline: an out-of-line
+  /// body would keep the loop's registers in memory.
+  template <bool Contiguous, bool Full>
+  static CALX_INLINE void lanes(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
+                                const output_view<T>* out, std::size_t i, std::size_t count) {
+    static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) CALX_INLINE_LAMBDA {
+      loop_step<Contiguous, Full, J>(loop, acc, pre, in, i, count);
+    });
+    static_for<IRT::output_count>([&]<std::size_t O>(std::integral_constant<std::size_t, O>) CALX_INLINE_LAMBDA {
+      store_output<Full, O>(loop, out, i, count);
+    });
+  }
+
   template <bool Contiguous>
   static void run_chunk(const pre_regs& pre_in, const input_view<T>* in_in, const output_view<T>* out_in,
                         std::size_t begin, std::size_t end, T* partial) {
@@ -208,17 +221,9 @@ struct batch_executor {
     B acc[R == 0 ? 1 : R];
     for (auto& a : acc) a = B(T(0));
     loop_regs loop;
-    auto body = [&]<bool Full>(std::bool_constant<Full>, std::size_t i, std::size_t count) {
-      static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
-        loop_step<Contiguous, Full, J>(loop, acc, pre, in.data(), i, count);
-      });
-      static_for<IRT::output_count>([&]<std::size_t O>(std::integral_constant<std::size_t, O>) {
-        store_output<Full, O>(loop, out.data(), i, count);
-      });
-    };
     std::size_t i = begin;
-    for (; i + W <= end; i += W) body(std::true_type{}, i, W);  // full groups of lanes
-    if (i < end) body(std::false_type{}, i, end - i);            // the padded tail
+    for (; i + W <= end; i += W) lanes<Contiguous, true>(loop, acc, pre, in.data(), out.data(), i, W);
+    if (i < end) lanes<Contiguous, false>(loop, acc, pre, in.data(), out.data(), i, end - i);  // padded tail
 
     for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
   }

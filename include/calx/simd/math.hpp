@@ -109,8 +109,11 @@ template <class B>
 CALX_INLINE B log(const B& x) {
   using T = typename B::value_type;
   if constexpr (std::is_same_v<T, double>) {
-    const auto bad = (x > B(T(0))) & (x < B(std::numeric_limits<T>::min()));
-    return patch_lanes(xsimd::log(x), bad, [](T u) { return scalar::log(u); }, x);
+    // Subnormals, which xsimd mishandles, are scaled into the normal range first:
+    // log(x) = log(x * 2^54) - 54 ln 2, exact in the scaling and branch-free.
+    const auto tiny = x < B(std::numeric_limits<T>::min());
+    const B scaled = xsimd::select(tiny, x * B(T(18014398509481984.0)), x);
+    return xsimd::log(scaled) - xsimd::select(tiny, B(T(37.429947750237046)), B(T(0)));
   } else {
     return xsimd::log(x);
   }
