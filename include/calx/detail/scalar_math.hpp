@@ -61,15 +61,15 @@ CALX_HOST_DEVICE constexpr T select(bool c, const T& a, const T& b) {
 /// every path that evaluates on batches includes).
 namespace detail::simd_math {
 template <class B>
-B pow(const B& x, const B& p);
+CALX_INLINE B pow(const B& x, const B& p);
 template <class B>
-B atan2(const B& a, const B& b);
+CALX_INLINE B atan2(const B& a, const B& b);
 template <class B>
-B erf(const B& x);
+CALX_INLINE B erf(const B& x);
 template <class B>
-B erfc(const B& x);
+CALX_INLINE B erfc(const B& x);
 template <class B>
-B log(const B& x);
+CALX_INLINE B log(const B& x);
 }  // namespace detail::simd_math
 CALX_END_NAMESPACE
 
