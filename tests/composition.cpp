@@ -8,6 +8,7 @@
 
 #include <_include/float_compare.hpp>
 #include <_include/ir_inspect.hpp>
+#include <_include/test_functions.hpp>
 
 #include <calx/calx.hpp>
 
@@ -22,6 +23,8 @@
 #include <utility>
 
 namespace {
+
+using calx_test::black_scholes;
 
 
 /// |got - want| <= rel * (1 + |want|): calx's derivative program and the closed form are
@@ -219,13 +222,6 @@ TEST_CASE("stop_gradient inside nested transforms", "[transform][composition][st
 // ---------------------------------------------------------------------------------------
 // IR size of derivatives of order 1 to 4.
 
-constexpr auto black_scholes = [](auto S, auto K, auto r, auto sigma, auto T) {
-  auto N = [](auto z) { return 0.5 * calx::erfc(-z / std::numbers::sqrt2); };
-  auto sq = calx::sqrt(T);
-  auto d1 = (calx::log(S / K) + (r + 0.5 * sigma * sigma) * T) / (sigma * sq);
-  auto d2 = d1 - sigma * sq;
-  return S * N(d1) - K * calx::exp(-r * T) * N(d2);
-};
 template <class F>
 inline constexpr std::size_t bs_size = decltype(calx::trace(F{}, 1.0, 1.0, 1.0, 1.0, 1.0))::ir.size;
 using bs0 = decltype(black_scholes);

@@ -8,6 +8,7 @@
 #include <_include/float_compare.hpp>
 #include <_include/ir_inspect.hpp>
 #include <_include/laws.hpp>
+#include <_include/test_functions.hpp>
 
 #include <calx/calx.hpp>
 
@@ -26,6 +27,9 @@
 #include <vector>
 
 namespace {
+
+using calx_test::rosenbrock;
+using calx_test::black_scholes;
 
 using calx_test::count_op;
 using calx_test::within_ulps;
@@ -279,16 +283,6 @@ constexpr auto rosenbrock2 = [](auto x, auto y) {
   return a * a + 100.0 * b * b;
 };
 
-template <std::size_t N>
-constexpr auto rosenbrock = [](const auto& v) {
-  auto s = 0.0 * v[0];
-  for (std::size_t i = 0; i + 1 < N; ++i) {
-    auto a = 1.0 - v[i];
-    auto b = v[i + 1] - v[i] * v[i];
-    s = s + a * a + 100.0 * b * b;
-  }
-  return s;
-};
 
 TEST_CASE("Rosenbrock: gradient against the analytic formula", "[transform][grad][rosenbrock]") {
   for (auto [x, y] : {std::pair{-1.2, 1.0}, std::pair{1.0, 1.0}, std::pair{0.3, -0.4}}) {
@@ -309,13 +303,6 @@ TEST_CASE("Rosenbrock: gradient against the analytic formula", "[transform][grad
 }
 
 // Black-Scholes call price with N(z) = erfc(-z/√2)/2, and its Greeks.
-constexpr auto black_scholes = [](auto S, auto K, auto r, auto sigma, auto T) {
-  auto N = [](auto z) { return 0.5 * calx::erfc(-z / std::numbers::sqrt2); };
-  auto sq = calx::sqrt(T);
-  auto d1 = (calx::log(S / K) + (r + 0.5 * sigma * sigma) * T) / (sigma * sq);
-  auto d2 = d1 - sigma * sq;
-  return S * N(d1) - K * calx::exp(-r * T) * N(d2);
-};
 
 TEST_CASE("Black-Scholes: the Greeks against their closed forms", "[transform][grad][black_scholes]") {
   const auto N = [](double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); };

@@ -6,6 +6,7 @@
 /// against the other compositions of jacfwd and jacrev in grad.laws.*.cpp.
 
 #include <_include/float_compare.hpp>
+#include <_include/test_functions.hpp>
 
 #include <calx/calx.hpp>
 
@@ -19,6 +20,8 @@
 #include <utility>
 
 namespace {
+
+using calx_test::rosenbrock;
 
 using calx_test::within_ulps;
 
@@ -60,16 +63,6 @@ TEST_CASE("hessian: one argnum gives a value, several a tuple of tuples", "[tran
   CHECK(std::abs(calx::hessian(poly)(0.7f, -1.2f) - hxx) <= 1e-5 * (1 + std::abs(hxx)));  // ~20 float ulp
 }
 
-template <std::size_t N>
-constexpr auto rosenbrock = [](const auto& v) {
-  auto s = 0.0 * v[0];
-  for (std::size_t i = 0; i + 1 < N; ++i) {
-    auto a = 1.0 - v[i];
-    auto b = v[i + 1] - v[i] * v[i];
-    s = s + a * a + 100.0 * b * b;
-  }
-  return s;
-};
 
 TEST_CASE("hessian: Rosenbrock in 4 dimensions, an array of arrays", "[transform][hessian][rosenbrock]") {
   const std::array<double, 4> v{-1.2, 1.0, 0.5, 2.0};
