@@ -8,6 +8,7 @@
 ///  - grad over a runtime batch and vmap(f).threads(2): a fixed number, independent of
 ///    the batch size (the result column, the per-chunk partial sums, the threads).
 
+#include <_include/test_functions.hpp>
 #include <_include/vmap_support.hpp>
 
 #include <calx/calx.hpp>
@@ -90,8 +91,8 @@ std::size_t allocations_in(Call&& call) {
   return allocations.load() - before;
 }
 
-constexpr auto fc = [](auto x) { return calx::sin(x) * calx::exp(-0.25 * x * x) + x * calx::log1p(x * x); };
-constexpr auto fw = [](auto x, auto w) { return calx::tanh(w * x) + w * w * x * x * x; };
+using calx_test::fc;
+using calx_test::fw;
 constexpr auto split = [](auto x, auto w) { return std::tuple{x * w, w * w}; };
 constexpr auto powers = [](auto x) { return std::array{x, x * x, x * x * x}; };
 constexpr auto norm_plus = [](auto v) { return calx::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + v[0] * v[2]; };

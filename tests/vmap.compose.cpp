@@ -11,6 +11,7 @@
 ///    transcendental kernels differ from libm by a few ulp.
 
 #include <_include/float_compare.hpp>
+#include <_include/test_functions.hpp>
 #include <_include/vmap_support.hpp>
 
 #include <calx/calx.hpp>
@@ -36,8 +37,8 @@ using calx_test::sample;
 using calx_test::simd_loop;
 using calx_test::tolerance;
 
-constexpr auto fc = [](auto x) { return calx::sin(x) * calx::exp(-0.25 * x * x) + x * calx::log1p(x * x); };
-constexpr auto fw = [](auto x, auto w) { return calx::tanh(w * x) + w * w * x * x * x; };
+using calx_test::fc;
+using calx_test::fw;
 constexpr auto h2 = [](auto p) { return p[0] * p[0] * p[1] + calx::sin(p[0] * p[1]) + calx::exp(0.5 * p[1]); };
 constexpr auto per_jvp = [](auto x, auto t) { return calx::jvp(fc, std::tuple{x}, std::tuple{t}); };
 constexpr auto inner_vmap = [](auto row) { return calx::vmap(fc)(row); };

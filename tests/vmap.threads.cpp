@@ -12,6 +12,7 @@
 /// reduce.cpp; here, only that it gives the same bits whatever the storage of the batch.
 
 #include <_include/float_compare.hpp>
+#include <_include/test_functions.hpp>
 #include <_include/vmap_support.hpp>
 
 #include <calx/calx.hpp>
@@ -32,8 +33,8 @@ using calx_test::check_column;
 using calx_test::column;
 using calx_test::sample;
 
-constexpr auto fc = [](auto x) { return calx::sin(x) * calx::exp(-0.25 * x * x) + x * calx::log1p(x * x); };
-constexpr auto fw = [](auto x, auto w) { return calx::tanh(w * x) + w * w * x * x * x; };
+using calx_test::fc;
+using calx_test::fw;
 constexpr auto select = [](auto x, auto y) {
   return calx::where(x > y, x * y, calx::min(x, y) - 0.5 * calx::max(x, y)) + calx::abs(x - y);
 };

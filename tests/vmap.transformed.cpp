@@ -16,6 +16,7 @@
 ///    per-sample values, so the only error is the summation's: `sum_bound`.
 
 #include <_include/float_compare.hpp>
+#include <_include/test_functions.hpp>
 #include <_include/vmap_support.hpp>
 
 #include <calx/calx.hpp>
@@ -46,8 +47,8 @@ using calx_test::simd_loop;
 using calx_test::text;
 using calx_test::tolerance;
 
-constexpr auto fc = [](auto x) { return calx::sin(x) * calx::exp(-0.25 * x * x) + x * calx::log1p(x * x); };
-constexpr auto fw = [](auto x, auto w) { return calx::tanh(w * x) + w * w * x * x * x; };
+using calx_test::fc;
+using calx_test::fw;
 
 constexpr auto sum_loss = [](auto xs, auto w) {
   return calx::sum(calx::vmap(fw, calx::in_axes<0, calx::none>)(xs, w));

@@ -30,6 +30,10 @@ constexpr auto black_scholes = [](auto S, auto K, auto r, auto sigma, auto T) {
   return S * N(d1) - K * calx::exp(-r * T) * N(d2);
 };
 
+/// Smooth functions of one sample (and one broadcast weight) that vmap tests map.
+constexpr auto fc = [](auto x) { return calx::sin(x) * calx::exp(-0.25 * x * x) + x * calx::log1p(x * x); };
+constexpr auto fw = [](auto x, auto w) { return calx::tanh(w * x) + w * w * x * x * x; };
+
 }  // namespace calx_test
 
 #endif  // CALX_TESTS_TEST_FUNCTIONS_HPP
