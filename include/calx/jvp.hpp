@@ -22,7 +22,7 @@ CALX_BEGIN_NAMESPACE
 struct jvp_fn {
   template <class F, class P, class T, class... Opts>
   constexpr auto operator()(const F&, const P& primals, const T& tangents, const Opts&...) const {
-    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    constexpr bool stateless = detail::stateless_v<F>;
     static_assert(stateless, CALX_MSG_CAPTURES_IN("jvp"));
     constexpr bool tuples = detail::is_tuple_v<P> && detail::is_tuple_v<T>;
     static_assert(!stateless || tuples, CALX_MSG_JVP_TUPLES);

@@ -58,7 +58,7 @@ struct linearize_fn {
   template <class F, bool Aux, class... A>
   static constexpr auto compute(const A&... a) {
     using namespace detail;
-    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    constexpr bool stateless = detail::stateless_v<F>;
     static_assert(stateless, CALX_MSG_CAPTURES_IN("linearize"));
     constexpr bool flat_args = !(has_batch_v<A> || ...);
     static_assert(!stateless || flat_args, CALX_MSG_BATCH_PARTIAL("linearize"));

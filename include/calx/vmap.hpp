@@ -450,7 +450,7 @@ struct vmap_call {
 struct vmap_fn {
   template <class F, class... Opts>
   constexpr auto operator()(const F&, const Opts&...) const {
-    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    constexpr bool stateless = detail::stateless_v<F>;
     static_assert(stateless, CALX_MSG_CAPTURES_IN("vmap"));
     using In = typename detail::first_of<detail::is_in_axes, in_axes_t<0>, Opts...>::type;
     using Out = typename detail::first_of<detail::is_out_axes, out_axes_t<0>, Opts...>::type;

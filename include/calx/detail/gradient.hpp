@@ -148,7 +148,7 @@ struct derivative_fn {
   template <class F, class... Opts>
   constexpr auto operator()(const F&, const Opts&...) const {
     using O = transform_options<Opts...>;
-    constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+    constexpr bool stateless = stateless_v<F>;
     CALX_ASSERT_API(Kind, stateless, CALX_MSG_CAPTURES_IN);
     CALX_ASSERT_API(Kind, !stateless || O::valid, CALX_MSG_BAD_OPTION);
     if constexpr (stateless && O::valid)

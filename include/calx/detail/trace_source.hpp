@@ -83,6 +83,11 @@ struct invalid_program {
   constexpr double operator()(const A&...) const { return 0; }
 };
 
+/// What calx can trace: an empty, default-constructible callable (a captureless lambda or
+/// an empty function object), which calx rebuilds as `F{}` inside constant evaluation.
+template <class F>
+inline constexpr bool stateless_v = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+
 /// `F` traced on argument structures `Trees...` (leaves: tracer).
 template <class F, class... Trees>
 struct trace_source {
@@ -112,7 +117,7 @@ concept constant_traceable =
 /// message; later asserts are guarded so only the first failure is reported.
 template <class F, class... Trees>
 constexpr bool diagnose_traceable() {
-  constexpr bool stateless = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+  constexpr bool stateless = stateless_v<F>;
   static_assert(stateless, CALX_MSG_CAPTURES);
   if constexpr (stateless) {
     constexpr bool callable = std::is_invocable_v<const F&, const call_tree_t<Trees>&...>;
@@ -138,7 +143,7 @@ constexpr bool diagnose_traceable() {
 /// the diagnosis, so the error cannot change the diagnosis.
 template <class F, class... Trees>
 constexpr invalid_program tracing_failed() {
-  if constexpr (std::is_empty_v<F> && std::is_default_constructible_v<F> &&
+  if constexpr (stateless_v<F> &&
                 std::is_invocable_v<const F&, const call_tree_t<Trees>&...>) {
     using out = std::remove_cvref_t<std::invoke_result_t<const F&, const call_tree_t<Trees>&...>>;
     if constexpr (traced_tree<out>::value && !constant_traceable<F, Trees...>) {
