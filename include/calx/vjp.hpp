@@ -68,7 +68,18 @@ struct vjp_fn {
     static_assert(stateless, CALX_MSG_CAPTURES_IN("vjp"));
     constexpr bool flat_args = !(has_batch_v<A> || ...);
     static_assert(!stateless || flat_args, CALX_MSG_BATCH_PARTIAL("vjp"));
-    if constexpr (stateless && flat_args && diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
+    // Nested, not joined with &&: the tracing diagnosis must not run (and report again)
+    // for a function already refused above.
+    if constexpr (stateless && flat_args)
+      return traced<F, Aux>(a...);
+    else
+      return invalid_program{};
+  }
+
+  template <class F, bool Aux, class... A>
+  static constexpr auto traced(const A&... a) {
+    using namespace detail;
+    if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
       using L = typename C::leaf;
       using Split = split_output<typename C::output_tree, Aux>;
@@ -87,10 +98,8 @@ struct vjp_fn {
       } else {
         return invalid_program{};
       }
-    } else if constexpr (stateless && flat_args) {
-      return tracing_failed<F, rebind_t<A, tracer>...>();
     } else {
-      return invalid_program{};
+      return tracing_failed<F, rebind_t<A, tracer>...>();
     }
   }
 };
