@@ -23,7 +23,7 @@ using calx_test::count_op;
 using calx_test::count_operations;
 using calx_test::has_constant;
 using calx_test::output_op;
-using calx::detail::opcode_v;
+using calx_test::op_of;
 
 // ---------------------------------------------------------------------------------------
 // Sharing: a value used twice is one node, so repeated squaring is linear, not exponential.
@@ -77,8 +77,8 @@ constexpr bool identities_vanish() {
   using S = decltype(calx::trace(squared, 1.0));
   using B = decltype(calx::trace(same_branches, 1.0, 2.0));
   return P::ir.size == 1 && P::ir.outputs[0] == P::ir.inputs[0] &&                      // x
-         N::ir.size == 2 && output_op(N::ir, 0) == opcode_v<calx::neg_op> &&             // -x
-         S::ir.size == 2 && output_op(S::ir, 0) == opcode_v<calx::mul_op> &&             // x * x
+         N::ir.size == 2 && output_op(N::ir, 0) == op_of<calx::neg_op>() &&             // -x
+         S::ir.size == 2 && output_op(S::ir, 0) == op_of<calx::mul_op>() &&             // x * x
          count_op<calx::where_op>(B::ir) == 0 && count_op<calx::lt_op>(B::ir) == 0 &&     // x + y
          count_op<calx::min_op>(B::ir) == 0 && count_operations(B::ir) == 1;
 }

@@ -5,7 +5,7 @@
 
 #include <calx/argnums.hpp>
 #include <calx/config.hpp>
-#include <calx/detail/gradient.hpp>
+#include <calx/detail/call/gradient.hpp>
 
 CALX_BEGIN_NAMESPACE
 

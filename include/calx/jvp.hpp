@@ -6,8 +6,8 @@
 
 #include <calx/argnums.hpp>
 #include <calx/config.hpp>
-#include <calx/detail/batched_call.hpp>
-#include <calx/detail/transform_support.hpp>
+#include <calx/detail/call/batched_call.hpp>
+#include <calx/detail/call/transform_support.hpp>
 
 #include <tuple>
 #include <type_traits>

@@ -5,8 +5,8 @@
 
 #include <calx/argnums.hpp>
 #include <calx/config.hpp>
-#include <calx/detail/late_call.hpp>
-#include <calx/detail/transform_support.hpp>
+#include <calx/detail/call/late_call.hpp>
+#include <calx/detail/call/transform_support.hpp>
 
 #include <tuple>
 #include <type_traits>

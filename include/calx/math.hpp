@@ -6,6 +6,7 @@
 #define CALX_MATH_HPP
 
 #include <calx/config.hpp>
+#include <calx/detail/ops/describe.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/tracer.hpp>
 
@@ -19,14 +20,39 @@ template <class... A>
 using plain_result_t = std::conditional_t<std::is_floating_point_v<std::common_type_t<A...>>,
                                           std::common_type_t<A...>, double>;
 
-/// Records `Op` on traced operands, or evaluates its kernel on plain numbers.
+template <class Op>
+struct traced_result {
+  using type = traced_result_t<Op>;
+};
+
+/// What `op_fn<Op>` gives for operands `A...`: a traced value, or a plain number. (The op's
+/// traits are looked at only once `A...` are known: `op_fn<Op>` objects are declared
+/// before the traits of calx's own ops.)
+template <class... A>
+struct plain_result {
+  using type = void;  // no common type: the call is refused by op_fn's constraints
+};
+template <class... A>
+  requires requires { typename std::common_type<A...>::type; }
+struct plain_result<A...> {
+  using type = plain_result_t<A...>;
+};
 template <class Op, class... A>
-CALX_HOST_DEVICE constexpr auto apply(const A&... a) {
+using apply_result_t = typename std::conditional_t<(traced<A> || ...), traced_result<Op>, plain_result<A...>>::type;
+
+/// Records `Op` on traced operands; on plain numbers, runs its kernel or else its
+/// decomposition. Every function that records ops declares its return type: deducing it
+/// would instantiate op descriptors while their own rules are being checked.
+template <class Op, class... A>
+CALX_HOST_DEVICE constexpr apply_result_t<Op, A...> apply(const A&... a) {
   if constexpr ((traced<A> || ...)) {
     return emit<Op>(a...);
   } else {
     using T = plain_result_t<A...>;
-    return op_traits<Op>::kernel(static_cast<T>(a)...);
+    if constexpr (requires { op_traits<Op>::kernel(static_cast<T>(a)...); })
+      return static_cast<T>(op_traits<Op>::kernel(static_cast<T>(a)...));
+    else
+      return static_cast<T>(op_traits<Op>::decomposition(static_cast<T>(a)...));
   }
 }
 
@@ -41,12 +67,13 @@ inline constexpr bool arity_matches_v = sizeof...(A) == op_traits<Op>::arity;
 template <class T>
 concept real_operand = std::same_as<std::remove_cvref_t<T>, tracer> || number<T>;
 
-/// The function object behind `calx::sin`, `calx::pow`, ...: real operands, real result.
+/// The function object of an op: `calx::sin`, `calx::pow`, ..., and a user's own
+/// (`inline constexpr calx::op_fn<softplus_op> softplus{};`). Real operands, real result.
 template <class Op>
 struct op_fn {
   template <trace_operand... A>
     requires(detail::arity_matches_v<Op, A...> && ((!std::same_as<A, bool_tracer>) && ...))
-  CALX_HOST_DEVICE constexpr auto operator()(const A&... a) const {
+  CALX_HOST_DEVICE constexpr detail::apply_result_t<Op, A...> operator()(const A&... a) const {
     return detail::apply<Op>(a...);
   }
 };
@@ -58,7 +85,8 @@ struct op_fn {
 struct where_fn {
   template <class C, real_operand A, real_operand B>
     requires(std::same_as<C, bool_tracer> || std::same_as<C, bool>)
-  CALX_HOST_DEVICE constexpr auto operator()(const C& c, const A& a, const B& b) const {
+  CALX_HOST_DEVICE constexpr detail::apply_result_t<where_op, C, A, B> operator()(const C& c, const A& a,
+                                                                                 const B& b) const {
     if constexpr (traced<C> || traced<A> || traced<B>) {
       if constexpr (std::same_as<C, bool>) {
         detail::graph* g = detail::common_graph(a, b);
@@ -95,23 +123,25 @@ inline constexpr op_fn<max_op> max{};
 inline constexpr op_fn<stop_gradient_op> stop_gradient{};
 inline constexpr where_fn where{};
 
-#define CALX_TRACED_BINARY(sym, Op)                                                   \
+// The result type is spelled out: naming traced_result_t<add_op> here would need the op's
+// traits, which are defined after this header.
+#define CALX_TRACED_BINARY(sym, Op, Result)                                           \
   template <real_operand A, real_operand B>                                           \
     requires(std::same_as<A, tracer> || std::same_as<B, tracer>)                      \
-  constexpr auto operator sym(const A& a, const B& b) {                               \
+  constexpr Result operator sym(const A& a, const B& b) {                             \
     return detail::emit<Op>(a, b);                                                    \
   }
 
-CALX_TRACED_BINARY(+, add_op)
-CALX_TRACED_BINARY(-, sub_op)
-CALX_TRACED_BINARY(*, mul_op)
-CALX_TRACED_BINARY(/, div_op)
-CALX_TRACED_BINARY(<, lt_op)
-CALX_TRACED_BINARY(<=, le_op)
-CALX_TRACED_BINARY(>, gt_op)
-CALX_TRACED_BINARY(>=, ge_op)
-CALX_TRACED_BINARY(==, eq_op)
-CALX_TRACED_BINARY(!=, ne_op)
+CALX_TRACED_BINARY(+, add_op, tracer)
+CALX_TRACED_BINARY(-, sub_op, tracer)
+CALX_TRACED_BINARY(*, mul_op, tracer)
+CALX_TRACED_BINARY(/, div_op, tracer)
+CALX_TRACED_BINARY(<, lt_op, bool_tracer)
+CALX_TRACED_BINARY(<=, le_op, bool_tracer)
+CALX_TRACED_BINARY(>, gt_op, bool_tracer)
+CALX_TRACED_BINARY(>=, ge_op, bool_tracer)
+CALX_TRACED_BINARY(==, eq_op, bool_tracer)
+CALX_TRACED_BINARY(!=, ne_op, bool_tracer)
 #undef CALX_TRACED_BINARY
 
 template <std::same_as<tracer> T>

@@ -1,26 +1,33 @@
 /// @file op_traits.hpp
-/// @brief `calx::op_traits<Op>`: the static description of a primitive (name, arity, kernel,
-/// jvp and vjp rules, simplification), and the tags of calx's built-in primitives.
+/// @brief `calx::op_traits<Op>`: the static description of an op, and the tags of calx's
+/// built-in ops. An op is an empty tag type; specialising `op_traits` for it, in calx or in
+/// a user's own code, makes it an op of every program (docs/extending.md).
 ///
-/// An op is an empty tag type. Its traits specialise `op_traits<Op>` with
-/// - `name` and `arity`, and `result` (`value_kind::real` or `value_kind::boolean`);
-/// - `kernel(x...)`: evaluation for float, double, xsimd batches and tracers' constants;
+/// Members (only `name` and `arity` are required):
+/// - `name`, `arity`; `result` (`value_kind::real`, the default, or `value_kind::boolean`);
+/// - `kernel(x...)`: evaluation, a template for float and double (and, for ops that run in
+///   SIMD loops with their own code, xsimd batches);
 /// - `jvp(y, x..., t...)`: the output tangent, a traced function of the output `y`, the
-///   primals and their tangents (a tangent may be a symbolic zero);
-/// - `vjp(ct, y, x...)`: a `std::array` of input cotangents, written the same way;
-/// - optionally `simplify(g, in)`: constant folding and identities at emission time;
-/// - batching: elementwise ops need no rule (the batch pass maps them over the batch);
-///   ops across the batch declare `reduces_batch` (their result is not per sample);
-/// - `decomposition`: reserved for ops defined by other ops (the decomposition issue);
-///   today every built-in op has its own rules.
-/// Each rule is a named concept below; a transform that reaches an op without the rule it
-/// needs fails to compile with a message naming the op type.
+///   operands and their tangents (a tangent may be a symbolic zero);
+/// - `vjp(ct, y, x...)`: a `std::array` of operand cotangents, written the same way;
+/// - `decomposition(x...)`: the op written with other ops; a transform that needs a rule
+///   the op lacks transforms the decomposition, and SIMD loops run it when the kernel does
+///   not take batches;
+/// - `simplify(g, in)`: constant folding and identities at emission time (built-ins);
+///   written as a template (`auto& g`), like every rule: a non-template member function
+///   body is compiled where the traits are defined, before the rules it reaches exist;
+/// - `zero_preserving`, `batch_role`, `mask_operands`, `linear_in`, `jointly_linear`: flags
+///   that built-in ops use (see detail/ir/op_info.hpp).
+/// Every rule is resolved the same way: the op's own, else the transform of its
+/// decomposition, else a compile error naming the op and the rule.
 #ifndef CALX_OP_TRAITS_HPP
 #define CALX_OP_TRAITS_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/graph.hpp>
+#include <calx/detail/ir/op_info.hpp>
 #include <calx/detail/type_list.hpp>
+
+#include <type_traits>
 
 CALX_BEGIN_NAMESPACE
 
@@ -29,17 +36,21 @@ namespace detail {
 struct default_rule {};
 }  // namespace detail
 
-/// Specialise for each primitive; the primary template marks "not an op".
+/// Specialise for each op; the primary template marks "not an op".
 template <class Op>
 struct op_traits : detail::default_rule {};
 
-/// An op is a tag type with a specialised `op_traits`.
+/// An op is a tag type with a specialised `op_traits` that names it and gives its arity.
 template <class Op>
-concept primitive = !std::is_base_of_v<detail::default_rule, op_traits<Op>>;
+concept primitive = !std::is_base_of_v<detail::default_rule, op_traits<Op>> && requires {
+  { op_traits<Op>::name } -> std::convertible_to<const char*>;
+  { op_traits<Op>::arity } -> std::convertible_to<int>;
+};
 
-// The built-in primitives. Their traits live in calx/ops/<family>.hpp.
+// The built-in ops. Their traits live in calx/ops/<family>.hpp.
 struct input_op {};
 struct constant_op {};
+struct get_op {};
 struct add_op {};
 struct sub_op {};
 struct mul_op {};
@@ -77,22 +88,26 @@ struct broadcast_op {};
 struct batch_size_op {};
 
 namespace detail {
-/// Every op the IR can name; a node's `op` is an index into this list. Order is ABI of
-/// the IR only within one build, so it may change freely.
-using op_registry =
-    type_list<input_op, constant_op, add_op, sub_op, mul_op, div_op, neg_op, pow_op, exp_op, log_op,
-              log1p_op, expm1_op, sqrt_op, rsqrt_op, sin_op, cos_op, tan_op, tanh_op, sigmoid_op,
-              abs_op, sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op, ge_op,
-              eq_op, ne_op, where_op, stop_gradient_op, batch_sum_op,
-              broadcast_op, batch_size_op>;
-
-template <class Op>
-inline constexpr std::uint16_t opcode_v = static_cast<std::uint16_t>(index_of_v<op_registry, Op>);
+/// The ops whose kernels codegen calls by type, for every value type and backend (float,
+/// double, xsimd batches, CUDA device code): a node's `op->builtin` indexes this list.
+/// Every other op (user ops, decomposition-only built-ins, custom rules) is lowered to
+/// these by its decomposition, or runs its scalar kernel through `op_info`. The first three
+/// are structural (inputs, constants, results of tuple ops).
+using builtin_ops =
+    type_list<input_op, constant_op, get_op, add_op, sub_op, mul_op, div_op, neg_op, pow_op, exp_op, log_op,
+              log1p_op, expm1_op, sqrt_op, rsqrt_op, sin_op, cos_op, tan_op, tanh_op, sigmoid_op, abs_op,
+              sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op, ge_op, eq_op, ne_op,
+              where_op, stop_gradient_op, batch_sum_op, broadcast_op, batch_size_op>;
 
 template <std::size_t Code>
-using op_at_t = at_t<op_registry, Code>;
+using builtin_at_t = at_t<builtin_ops, Code>;
 
-static_assert(opcode_v<input_op> == input_opcode && opcode_v<constant_op> == constant_opcode);
+/// The `builtin` code of a built-in op (-1 for any other op).
+template <class Op>
+inline constexpr int builtin_code_v = find_v<builtin_ops, Op>;
+
+static_assert(std::is_same_v<builtin_at_t<0>, input_op> && std::is_same_v<builtin_at_t<1>, constant_op> &&
+              std::is_same_v<builtin_at_t<2>, get_op>);
 }  // namespace detail
 
 CALX_END_NAMESPACE

@@ -5,9 +5,9 @@
 #define CALX_PROGRAM_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/ir.hpp>
-#include <calx/detail/run.hpp>
-#include <calx/detail/trace_source.hpp>
+#include <calx/detail/ir/ir.hpp>
+#include <calx/detail/call/run.hpp>
+#include <calx/detail/call/trace_source.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 

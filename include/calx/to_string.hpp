@@ -4,8 +4,7 @@
 #define CALX_TO_STRING_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/graph.hpp>
-#include <calx/detail/replay.hpp>
+#include <calx/detail/ir/graph.hpp>
 #include <calx/program.hpp>
 
 #include <charconv>
@@ -34,19 +33,13 @@ std::string number_text(T v) {
   return s;
 }
 
-inline const char* op_name(std::uint16_t code) {
-  const char* name = "?";
-  visit_op(code, [&]<class Op>(type_identity<Op>) { name = op_traits<Op>::name; });
-  return name;
-}
-
 template <class IR>
 std::string ir_text(const IR& r, const char* real_type, bool single) {
   std::string names[IR::size == 0 ? 1 : IR::size];
   int next = 0;
   auto ref = [&](int id) {
     const node& n = r.nodes[id];
-    if (n.op == constant_opcode)
+    if (n.is_constant())
       // Constants are printed as the program's precision will see them.
       return n.kind == value_kind::boolean ? std::string(n.value != 0 ? "True" : "False")
              : single                       ? number_text(static_cast<float>(n.value))
@@ -54,7 +47,8 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
     return names[id];
   };
   auto typed = [&](int id) {
-    return names[id] + ":" + (r.nodes[id].kind == value_kind::boolean ? "bool" : real_type) +
+    const value_kind k = r.nodes[id].kind;
+    return names[id] + ":" + (k == value_kind::boolean ? "bool" : k == value_kind::tuple ? "tuple" : real_type) +
            (r.nodes[id].batched ? "[B]" : "");
   };
   std::string s = "{ lambda ";
@@ -65,11 +59,11 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
   s += IR::input_count ? " . let\n" : ". let\n";
   for (std::size_t j = 0; j < IR::size; ++j) {
     const node& n = r.nodes[j];
-    if (n.op == input_opcode || n.op == constant_opcode) continue;
+    if (n.is_input() || n.is_constant()) continue;
     names[j] = value_name(next++);
-    s += "    " + typed(static_cast<int>(j)) + " = " + op_name(n.op);
-    for (int a : n.in)
-      if (a >= 0) s += " " + ref(a);
+    s += "    " + typed(static_cast<int>(j)) + " = " + n.op().name;
+    if (n.is_get()) s += "[" + std::to_string(n.index()) + "]";
+    for (int i = 0; i < n.arity; ++i) s += " " + ref(r.operand(j, i));
     s += "\n";
   }
   s += "  in (";

@@ -1,14 +1,13 @@
 /// @file tracer.hpp
-/// @brief `calx::tracer`: the value a function sees while calx traces it, and the
-/// arithmetic that records IR nodes.
+/// @brief `calx::tracer`: the value a function sees while calx traces it. Operations on it
+/// record IR nodes (calx/math.hpp).
 #ifndef CALX_TRACER_HPP
 #define CALX_TRACER_HPP
 
 #include <calx/config.hpp>
 #include <calx/detail/diagnostics.hpp>
-#include <calx/detail/graph.hpp>
+#include <calx/detail/ir/graph.hpp>
 #include <calx/detail/type_list.hpp>
-#include <calx/op_traits.hpp>
 
 #include <concepts>
 #include <type_traits>
@@ -52,8 +51,6 @@ namespace detail {
 /// Not constexpr on purpose: reaching it makes tracing fail with this call in the message.
 inline void trace_error(const char*) {}
 
-inline constexpr int no_simplification = -2;
-
 template <class T>
 constexpr graph* graph_of(const T& a) {
   if constexpr (traced<T>)
@@ -76,6 +73,7 @@ constexpr graph* common_graph(const A&... a) {
   return g;
 }
 
+/// The node id of an operand in `g`: a traced value's own, a number's constant.
 template <class T>
 constexpr int operand_id(graph* g, const T& a) {
   if constexpr (traced<T>)
@@ -84,43 +82,8 @@ constexpr int operand_id(graph* g, const T& a) {
     return g->constant(static_cast<double>(a));
 }
 
-template <class Op>
-constexpr auto wrap(graph* g, int id) {
-  if constexpr (op_traits<Op>::result == value_kind::boolean)
-    return bool_tracer{g, id};
-  else
-    return tracer{id < 0 ? nullptr : g, id};
-}
-
-/// Records `Op(a...)` in the graph of its traced operands: simplification first, then a
-/// hash-consed node. Symbolic zeros reach only ops whose `simplify` handles them.
-template <class Op, class... A>
-constexpr auto emit(const A&... a) {
-  using traits = op_traits<Op>;
-  static_assert(sizeof...(A) == traits::arity);
-  graph* g = common_graph(a...);
-  if (g == nullptr) {
-    // Every operand is a symbolic zero or a number; derivative rules are skipped when all
-    // their tangents are zero, so only a rule written as `t * 2.0` could get here.
-    if constexpr ((traced<A> && ...) && requires { traits::zero_preserving; }) return wrap<Op>(nullptr, -1);
-    trace_error("calx internal: an op received only symbolic zeros and numbers");
-  }
-  int in[3] = {-1, -1, -1};
-  int k = 0;
-  ((in[k++] = operand_id(g, a)), ...);
-  if constexpr (requires { traits::simplify(*g, in); }) {
-    int s = traits::simplify(*g, in);
-    if (s != no_simplification) return wrap<Op>(g, s);
-  }
-  node n;
-  n.op = opcode_v<Op>;
-  n.kind = traits::result;
-  for (int i = 0; i < traits::arity; ++i) n.in[i] = in[i] < 0 ? g->constant(0) : in[i];
-  // Elementwise ops are batched when an operand is; reductions over the batch are not.
-  if constexpr (!requires { traits::reduces_batch; })
-    for (int i = 0; i < traits::arity; ++i) n.batched = n.batched || g->is_batched(n.in[i]);
-  return wrap<Op>(g, g->emit(n));
-}
+/// A node id of `g` as a traced value (a symbolic zero when `id < 0`).
+constexpr tracer in_graph(graph& g, int id) { return tracer{id < 0 ? nullptr : &g, id}; }
 
 }  // namespace detail
 

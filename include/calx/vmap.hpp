@@ -5,10 +5,10 @@
 
 #include <calx/batched.hpp>
 #include <calx/config.hpp>
-#include <calx/detail/batch_executor.hpp>
+#include <calx/detail/exec/simd_executor.hpp>
 #include <calx/detail/diagnostics.hpp>
-#include <calx/detail/transform_support.hpp>
-#include <calx/detail/views.hpp>
+#include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/call/views.hpp>
 #include <calx/ops/reduction.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
@@ -394,7 +394,7 @@ struct vmap_call {
         auto result = spec::template leaf_result<Col, L>();
         resize_columns(result, batch);
         collect_outputs<Out, L>(result, op, batch, "calx::vmap");
-        batch_executor<Program, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
+        batch_executor<lowered_t<Program, xsimd::batch<L, Arch>>, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
         return result;
       } else {
         constexpr auto columns = [] {
@@ -410,7 +410,7 @@ struct vmap_call {
         }();
         static_assert(matches, CALX_MSG_INTO_STRUCTURE);
         collect_outputs<Out, L>(*out, op, batch, "calx::vmap");
-        batch_executor<Program, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
+        batch_executor<lowered_t<Program, xsimd::batch<L, Arch>>, L, Arch>::run(in.data(), ov.data(), batch, thread_count);
       }
     } else {
       return tracing_failed<F, rebind_t<E, tracer>...>();

@@ -15,7 +15,7 @@ namespace calx_test {
 template <class Op, class IR>
 constexpr int count_op(const IR& ir) {
   int n = 0;
-  for (const auto& node : ir.nodes) n += node.op == calx::detail::opcode_v<Op> ? 1 : 0;
+  for (const auto& node : ir.nodes) n += node.op == calx::detail::ref_of<Op>() ? 1 : 0;
   return n;
 }
 
@@ -29,14 +29,20 @@ constexpr int count_operations(const IR& ir) {
 template <class IR>
 constexpr bool has_constant(const IR& ir, double v) {
   for (const auto& node : ir.nodes)
-    if (node.op == calx::detail::constant_opcode && node.value == v) return true;
+    if (node.is_constant() && node.value == v) return true;
   return false;
 }
 
-/// The op code of the node that computes flat output `o`.
+/// The op of the node that computes flat output `o` (compare with `op_of<Op>()`).
 template <class IR>
 constexpr auto output_op(const IR& ir, std::size_t o) {
   return ir.nodes[static_cast<std::size_t>(ir.outputs[o])].op;
+}
+
+/// The op of an IR node of op type `Op`.
+template <class Op>
+constexpr calx::detail::op_ref op_of() {
+  return calx::detail::ref_of<Op>();
 }
 
 }  // namespace calx_test

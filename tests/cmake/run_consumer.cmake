@@ -59,7 +59,7 @@ elseif(MODE STREQUAL "install")
   if(EXISTS "${WORK_DIR}/configured-prefix")
     message(FATAL_ERROR "cmake --install --prefix ${prefix} wrote into the configured prefix")
   endif()
-  foreach(f IN ITEMS include/calx/calx.hpp include/calx/detail/graph.hpp share/cmake/calx/calxConfig.cmake
+  foreach(f IN ITEMS include/calx/calx.hpp include/calx/detail/ir/graph.hpp share/cmake/calx/calxConfig.cmake
                      share/cmake/calx/calxConfigVersion.cmake share/cmake/calx/calxTargets.cmake
                      share/pkgconfig/calx.pc)
     if(NOT EXISTS "${prefix}/${f}")

@@ -116,6 +116,13 @@
   "calx::" api ": arguments that are runtime batches (std::vector, std::span) are not supported "  \
   "here yet; use calx::grad, calx::jvp, or calx::vmap over the batch"
 
+#define CALX_MSG_VJP_RULE_COUNT                                                                \
+  "calx: an op's vjp rule must return one cotangent per operand (a std::array of arity "          \
+  "values); see docs/extending.md"
+#define CALX_MSG_DECOMPOSITION_RESULT                                                          \
+  "calx: an op's decomposition must return one traced value (or a number), written with calx "    \
+  "functions on its operands; see docs/extending.md"
+
 #define CALX_MSG_NO_JVP_RULE                                                                   \
   "calx: forward mode (jvp, jacfwd, hessian) reached an op without a jvp rule; specialize "       \
   "calx::op_traits<Op>::jvp(y, x..., t...) for the op named in this instantiation"

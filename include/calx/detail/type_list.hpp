@@ -60,6 +60,21 @@ struct index_of_impl<type_list<T...>, X> {
 template <class List, class X>
 inline constexpr std::size_t index_of_v = index_of_impl<List, X>::value;
 
+/// The index of `X` in `List`, or -1 when it is not there.
+template <class List, class X>
+struct find_impl;
+template <class... T, class X>
+struct find_impl<type_list<T...>, X> {
+  template <std::size_t I>
+  static constexpr int get(indexed<I, X>) {
+    return static_cast<int>(I);
+  }
+  static constexpr int get(...) { return -1; }
+  static constexpr int value = get(indexer<std::index_sequence_for<T...>, T...>{});
+};
+template <class List, class X>
+inline constexpr int find_v = find_impl<List, X>::value;
+
 template <class... T>
 inline constexpr bool always_false_v = false;
 

@@ -4,6 +4,7 @@
 #define CALX_OPS_ARITHMETIC_HPP
 
 #include <calx/config.hpp>
+#include <calx/detail/ops/describe.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/tracer.hpp>
@@ -27,18 +28,25 @@ constexpr void sort_operands(int* in) {
 }
 }  // namespace detail
 
+// The structural ops: their nodes are made by the graph itself (detail/ir/graph.hpp), and
+// the passes and codegen treat them directly; the traits name them.
 template <>
 struct op_traits<input_op> {
   static constexpr const char* name = "input";
   static constexpr int arity = 0;
-  static constexpr detail::value_kind result = detail::value_kind::real;
 };
 
 template <>
 struct op_traits<constant_op> {
   static constexpr const char* name = "constant";
   static constexpr int arity = 0;
-  static constexpr detail::value_kind result = detail::value_kind::real;
+};
+
+/// Result `k` of an op with several results.
+template <>
+struct op_traits<get_op> {
+  static constexpr const char* name = "get";
+  static constexpr int arity = 1;
 };
 
 template <>
@@ -47,15 +55,16 @@ struct op_traits<neg_op> {
   static constexpr int arity = 1;
   static constexpr detail::value_kind result = detail::value_kind::real;
   static constexpr bool zero_preserving = true;
+  static constexpr unsigned linear_in = 0b1;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a) { return -a; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0) return -1;
     if (g.is_constant(in[0])) return g.constant(-detail::const_value(g, in[0]));
-    if (g.nodes[in[0]].op == detail::opcode_v<neg_op>) return g.nodes[in[0]].in[0];
+    if (g.is_builtin(in[0], detail::builtin_code_v<neg_op>)) return g.operand(in[0], 0);
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto&, const auto& t) { return -t; }
+  static constexpr tracer jvp(const auto&, const auto&, const auto& t) { return -t; }
   static constexpr std::array<tracer, 1> vjp(const auto& ct, const auto&, const auto&) { return {-ct}; }
 };
 
@@ -65,9 +74,11 @@ struct op_traits<add_op> {
   static constexpr int arity = 2;
   static constexpr detail::value_kind result = detail::value_kind::real;
   static constexpr bool zero_preserving = true;
+  static constexpr unsigned linear_in = 0b11;
+  static constexpr bool jointly_linear = true;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a + b; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0) return in[1];
     if (in[1] < 0) return in[0];
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) + detail::const_value(g, in[1]));
@@ -77,7 +88,7 @@ struct op_traits<add_op> {
     detail::sort_operands(in);
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta + tb; }
+  static constexpr tracer jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta + tb; }
   static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto&, const auto&) { return {ct, ct}; }
 };
 
@@ -87,16 +98,18 @@ struct op_traits<sub_op> {
   static constexpr int arity = 2;
   static constexpr detail::value_kind result = detail::value_kind::real;
   static constexpr bool zero_preserving = true;
+  static constexpr unsigned linear_in = 0b11;
+  static constexpr bool jointly_linear = true;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a - b; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[1] < 0) return in[0];
     if (in[0] < 0) return detail::emit<neg_op>(tracer{&g, in[1]}).id;
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) - detail::const_value(g, in[1]));
     if (g.is_constant_bits(in[1], 0.0)) return in[0];  // x - (+0) is x exactly; x - (-0) is not
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta - tb; }
+  static constexpr tracer jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta - tb; }
   static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto&, const auto&) { return {ct, -ct}; }
 };
 
@@ -106,9 +119,10 @@ struct op_traits<mul_op> {
   static constexpr int arity = 2;
   static constexpr detail::value_kind result = detail::value_kind::real;
   static constexpr bool zero_preserving = true;
+  static constexpr unsigned linear_in = 0b11;  // in either factor, not in both
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a * b; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     // A symbolic zero times anything is a symbolic zero (JAX's rule: no inf * 0 = NaN).
     if (in[0] < 0 || in[1] < 0) return -1;
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) * detail::const_value(g, in[1]));
@@ -119,7 +133,7 @@ struct op_traits<mul_op> {
     detail::sort_operands(in);
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto& a, const auto& b, const auto& ta, const auto& tb) {
+  static constexpr tracer jvp(const auto&, const auto& a, const auto& b, const auto& ta, const auto& tb) {
     return ta * b + a * tb;
   }
   static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto& a, const auto& b) {
@@ -133,16 +147,17 @@ struct op_traits<div_op> {
   static constexpr int arity = 2;
   static constexpr detail::value_kind result = detail::value_kind::real;
   static constexpr bool zero_preserving = true;
+  static constexpr unsigned linear_in = 0b01;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a / b; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0) return -1;
     if (in[1] < 0) detail::trace_error("calx internal: division by a symbolic zero");
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) / detail::const_value(g, in[1]));
     if (g.is_constant(in[1], 1.0)) return in[0];
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto& y, const auto&, const auto& b, const auto& ta, const auto& tb) {
+  static constexpr tracer jvp(const auto& y, const auto&, const auto& b, const auto& ta, const auto& tb) {
     return (ta - tb * y) / b;
   }
   static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto& y, const auto&, const auto& b) {
@@ -157,13 +172,14 @@ struct op_traits<stop_gradient_op> {
   static constexpr const char* name = "stop_gradient";
   static constexpr int arity = 1;
   static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr unsigned linear_in = 0b1;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a) { return a; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0 || g.is_constant(in[0])) return in[0];
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto&, const auto&) { return tracer{}; }
+  static constexpr tracer jvp(const auto&, const auto&, const auto&) { return tracer{}; }
   static constexpr std::array<tracer, 1> vjp(const auto&, const auto&, const auto&) { return {tracer{}}; }
 };
 

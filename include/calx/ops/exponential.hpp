@@ -4,7 +4,7 @@
 #define CALX_OPS_EXPONENTIAL_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/scalar_math.hpp>
+#include <calx/detail/ops/scalar_math.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>
@@ -22,7 +22,7 @@ template <class Derived>
 struct unary_real_op {
   static constexpr int arity = 1;
   static constexpr value_kind result = value_kind::real;
-  static constexpr auto jvp(const auto& y, const auto& x, const auto& t) { return t * Derived::d(y, x); }
+  static constexpr tracer jvp(const auto& y, const auto& x, const auto& t) { return t * Derived::d(y, x); }
   static constexpr std::array<tracer, 1> vjp(const auto& ct, const auto& y, const auto& x) {
     return {ct * Derived::d(y, x)};
   }
@@ -34,7 +34,7 @@ struct op_traits<exp_op> : detail::unary_real_op<op_traits<exp_op>> {
   static constexpr const char* name = "exp";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::exp; return exp(x); }
-  static constexpr auto d(const auto& y, const auto&) { return y; }
+  static constexpr tracer d(const auto& y, const auto&) { return y; }
 };
 
 template <>
@@ -47,7 +47,7 @@ struct op_traits<log_op> : detail::unary_real_op<op_traits<log_op>> {
     else
       return detail::simd_math::log(x);
   }
-  static constexpr auto d(const auto&, const auto& x) { return 1.0 / x; }
+  static constexpr tracer d(const auto&, const auto& x) { return 1.0 / x; }
 };
 
 template <>
@@ -55,7 +55,7 @@ struct op_traits<log1p_op> : detail::unary_real_op<op_traits<log1p_op>> {
   static constexpr const char* name = "log1p";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::log1p; return log1p(x); }
-  static constexpr auto d(const auto&, const auto& x) { return 1.0 / (x + 1.0); }
+  static constexpr tracer d(const auto&, const auto& x) { return 1.0 / (x + 1.0); }
 };
 
 template <>
@@ -63,7 +63,7 @@ struct op_traits<expm1_op> : detail::unary_real_op<op_traits<expm1_op>> {
   static constexpr const char* name = "expm1";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::expm1; return expm1(x); }
-  static constexpr auto d(const auto& y, const auto&) { return y + 1.0; }
+  static constexpr tracer d(const auto& y, const auto&) { return y + 1.0; }
 };
 
 template <>
@@ -71,7 +71,7 @@ struct op_traits<sqrt_op> : detail::unary_real_op<op_traits<sqrt_op>> {
   static constexpr const char* name = "sqrt";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::sqrt; return sqrt(x); }
-  static constexpr auto d(const auto& y, const auto&) { return 0.5 / y; }
+  static constexpr tracer d(const auto& y, const auto&) { return 0.5 / y; }
 };
 
 /// 1 / sqrt(x), computed exactly (not with a reciprocal-estimate instruction).
@@ -80,7 +80,7 @@ struct op_traits<rsqrt_op> : detail::unary_real_op<op_traits<rsqrt_op>> {
   static constexpr const char* name = "rsqrt";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::sqrt; return T(1) / sqrt(x); }
-  static constexpr auto d(const auto& y, const auto& x) { return -0.5 * (y / x); }
+  static constexpr tracer d(const auto& y, const auto& x) { return -0.5 * (y / x); }
 };
 
 /// pow(x, p). As in JAX, d/dx is 0 where p == 0, and d/dp uses log(x) with x == 0
@@ -97,16 +97,16 @@ struct op_traits<pow_op> {
     else
       return detail::simd_math::pow(x, p);
   }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (g.is_constant(in[1], 1.0)) return in[0];
     if (g.is_constant(in[1], 2.0)) return detail::emit<mul_op>(tracer{&g, in[0]}, tracer{&g, in[0]}).id;
     return detail::no_simplification;
   }
-  static constexpr auto dx(const auto& x, const auto& p) {
+  static constexpr tracer dx(const auto& x, const auto& p) {
     return where(p == 0.0, 0.0, p * calx::pow(x, p - 1.0));
   }
-  static constexpr auto dp(const auto& y, const auto& x) { return calx::log(where(x == 0.0, 1.0, x)) * y; }
-  static constexpr auto jvp(const auto& y, const auto& x, const auto& p, const auto& tx, const auto& tp) {
+  static constexpr tracer dp(const auto& y, const auto& x) { return calx::log(where(x == 0.0, 1.0, x)) * y; }
+  static constexpr tracer jvp(const auto& y, const auto& x, const auto& p, const auto& tx, const auto& tp) {
     tracer r = tx.is_zero() ? tracer{} : tx * dx(x, p);
     return tp.is_zero() ? r : r + tp * dp(y, x);
   }

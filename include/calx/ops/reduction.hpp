@@ -23,18 +23,19 @@ struct op_traits<batch_sum_op> {
   static constexpr const char* name = "batch_sum";
   static constexpr int arity = 1;
   static constexpr detail::value_kind result = detail::value_kind::real;
-  static constexpr bool reduces_batch = true;
+  static constexpr detail::batch_role batch_role = detail::batch_role::sum;
   static constexpr bool zero_preserving = true;
+  static constexpr unsigned linear_in = 0b1;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& x) { return x; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0) return -1;
     if (!g.is_batched(in[0]))
       detail::trace_error("calx::sum: the value is not a runtime batch; calx::sum adds up a batch (a "
                           "std::vector/std::span argument, or vmap's result) or a std::array");
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto& x, const auto& t) {
+  static constexpr tracer jvp(const auto&, const auto& x, const auto& t) {
     return detail::emit<batch_sum_op>(t.graph != nullptr && t.graph->is_batched(t.id) ? t : detail::emit<broadcast_op>(t, x));
   }
   static constexpr std::array<tracer, 1> vjp(const auto& ct, const auto&, const auto&) { return {ct}; }
@@ -47,14 +48,15 @@ struct op_traits<broadcast_op> {
   static constexpr int arity = 2;
   static constexpr detail::value_kind result = detail::value_kind::real;
   static constexpr bool zero_preserving = true;
+  static constexpr unsigned linear_in = 0b01;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T&) { return a; }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0) return -1;
     if (g.is_batched(in[0]) || !g.is_batched(in[1])) return in[0];
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto&, const auto& like, const auto& ta, const auto&) {
+  static constexpr tracer jvp(const auto&, const auto&, const auto& like, const auto& ta, const auto&) {
     return detail::emit<broadcast_op>(ta, like);
   }
   static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto&, const auto&) {
@@ -69,15 +71,15 @@ struct op_traits<batch_size_op> {
   static constexpr const char* name = "batch_size";
   static constexpr int arity = 1;
   static constexpr detail::value_kind result = detail::value_kind::real;
-  static constexpr bool reduces_batch = true;
+  static constexpr detail::batch_role batch_role = detail::batch_role::size;
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& x) { return x; }  // the executor sets the value
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0 || !g.is_batched(in[0]))
       detail::trace_error("calx::mean: the value is not a runtime batch");
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto&, const auto&) { return tracer{}; }
+  static constexpr tracer jvp(const auto&, const auto&, const auto&) { return tracer{}; }
   static constexpr std::array<tracer, 1> vjp(const auto&, const auto&, const auto&) { return {tracer{}}; }
 };
 

@@ -7,7 +7,7 @@
 #define CALX_OPS_SELECTION_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/scalar_math.hpp>
+#include <calx/detail/ops/scalar_math.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>
@@ -26,7 +26,7 @@ struct comparison_op {
   static constexpr value_kind result = value_kind::boolean;
   template <class T>
   CALX_HOST_DEVICE static constexpr auto kernel(const T& a, const T& b) { return Compare{}(a, b); }
-  static constexpr int simplify(graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (both_constant(g, in))
       return g.constant(Compare{}(const_value(g, in[0]), const_value(g, in[1])) ? 1.0 : 0.0, value_kind::boolean);
     return no_simplification;
@@ -59,7 +59,7 @@ struct not_equal_to {
 };
 
 /// d max(x, y) / dx as JAX writes it: 1 where x wins, 1/2 at a tie, 0 where y wins.
-constexpr auto balanced_share(const auto& x, const auto& y, const auto& z) {
+constexpr tracer balanced_share(const auto& x, const auto& y, const auto& z) {
   return calx::where(x == z, calx::where(y == z, 0.5, 1.0), 0.0);
 }
 }  // namespace detail
@@ -94,17 +94,20 @@ struct op_traits<where_op> {
   static constexpr const char* name = "where";
   static constexpr int arity = 3;
   static constexpr detail::value_kind result = detail::value_kind::real;
+  static constexpr unsigned mask_operands = 0b001;  // the predicate
+  static constexpr unsigned linear_in = 0b110;      // in the branches, for a fixed predicate
+  static constexpr bool jointly_linear = true;
   template <class M, class T>
   CALX_HOST_DEVICE static constexpr T kernel(const M& c, const T& a, const T& b) {
     using detail::scalar::select;
     return select(c, a, b);
   }
-  static constexpr int simplify(detail::graph& g, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (g.is_constant(in[0])) return g.nodes[in[0]].value != 0.0 ? in[1] : in[2];
     if (in[1] == in[2]) return in[1];
     return detail::no_simplification;
   }
-  static constexpr auto jvp(const auto&, const auto& c, const auto&, const auto&, const auto&,
+  static constexpr tracer jvp(const auto&, const auto& c, const auto&, const auto&, const auto&,
                             const auto& ta, const auto& tb) {
     if (ta.is_zero() && tb.is_zero()) return tracer{};
     return calx::where(c, ta, tb);
@@ -126,7 +129,7 @@ struct op_traits<sign_op> {
     using detail::scalar::select;
     return select(x > T(0), T(1), select(x < T(0), T(-1), x));
   }
-  static constexpr auto jvp(const auto&, const auto&, const auto&) { return tracer{}; }
+  static constexpr tracer jvp(const auto&, const auto&, const auto&) { return tracer{}; }
   static constexpr std::array<tracer, 1> vjp(const auto&, const auto&, const auto&) { return {tracer{}}; }
 };
 
@@ -138,7 +141,7 @@ struct op_traits<abs_op> {
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::abs; return abs(x); }
   // JAX's rule (lax._abs_jvp_rule): select(x >= 0, t, -t), so abs'(0) = abs'(-0) = 1.
-  static constexpr auto jvp(const auto&, const auto& x, const auto& t) { return calx::where(x >= 0.0, t, -t); }
+  static constexpr tracer jvp(const auto&, const auto& x, const auto& t) { return calx::where(x >= 0.0, t, -t); }
   static constexpr std::array<tracer, 1> vjp(const auto& ct, const auto&, const auto& x) {
     return {calx::where(x >= 0.0, ct, -ct)};
   }
@@ -159,11 +162,11 @@ struct extremum_op {
     else
       return select((a < b) | !(a == a), a, b);
   }
-  static constexpr int simplify(graph&, int* in) {
+  static constexpr int simplify(auto&, int* in) {
     if (in[0] == in[1]) return in[0];
     return no_simplification;
   }
-  static constexpr auto jvp(const auto& y, const auto& a, const auto& b, const auto& ta, const auto& tb) {
+  static constexpr tracer jvp(const auto& y, const auto& a, const auto& b, const auto& ta, const auto& tb) {
     tracer r = ta.is_zero() ? tracer{} : ta * balanced_share(a, b, y);
     return tb.is_zero() ? r : r + tb * balanced_share(b, a, y);
   }

@@ -4,7 +4,7 @@
 #define CALX_OPS_SPECIAL_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/scalar_math.hpp>
+#include <calx/detail/ops/scalar_math.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/exponential.hpp>
@@ -22,7 +22,7 @@ struct op_traits<sigmoid_op> : detail::unary_real_op<op_traits<sigmoid_op>> {
   static constexpr const char* name = "sigmoid";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::exp; return T(1) / (T(1) + exp(-x)); }
-  static constexpr auto d(const auto& y, const auto&) { return y * (1.0 - y); }
+  static constexpr tracer d(const auto& y, const auto&) { return y * (1.0 - y); }
 };
 
 template <>
@@ -35,7 +35,7 @@ struct op_traits<erf_op> : detail::unary_real_op<op_traits<erf_op>> {
     else
       return detail::simd_math::erf(x);
   }
-  static constexpr auto d(const auto&, const auto& x) { return detail::two_over_sqrt_pi * calx::exp(-(x * x)); }
+  static constexpr tracer d(const auto&, const auto& x) { return detail::two_over_sqrt_pi * calx::exp(-(x * x)); }
 };
 
 template <>
@@ -48,7 +48,7 @@ struct op_traits<erfc_op> : detail::unary_real_op<op_traits<erfc_op>> {
     else
       return detail::simd_math::erfc(x);
   }
-  static constexpr auto d(const auto&, const auto& x) { return -detail::two_over_sqrt_pi * calx::exp(-(x * x)); }
+  static constexpr tracer d(const auto&, const auto& x) { return -detail::two_over_sqrt_pi * calx::exp(-(x * x)); }
 };
 
 CALX_END_NAMESPACE

@@ -4,7 +4,7 @@
 #define CALX_OPS_TRIGONOMETRIC_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/scalar_math.hpp>
+#include <calx/detail/ops/scalar_math.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/exponential.hpp>
@@ -20,7 +20,7 @@ struct op_traits<sin_op> : detail::unary_real_op<op_traits<sin_op>> {
   static constexpr const char* name = "sin";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::sin; return sin(x); }
-  static constexpr auto d(const auto&, const auto& x) { return calx::cos(x); }
+  static constexpr tracer d(const auto&, const auto& x) { return calx::cos(x); }
 };
 
 template <>
@@ -28,7 +28,7 @@ struct op_traits<cos_op> : detail::unary_real_op<op_traits<cos_op>> {
   static constexpr const char* name = "cos";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::cos; return cos(x); }
-  static constexpr auto d(const auto&, const auto& x) { return -calx::sin(x); }
+  static constexpr tracer d(const auto&, const auto& x) { return -calx::sin(x); }
 };
 
 template <>
@@ -36,7 +36,7 @@ struct op_traits<tan_op> : detail::unary_real_op<op_traits<tan_op>> {
   static constexpr const char* name = "tan";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::tan; return tan(x); }
-  static constexpr auto d(const auto& y, const auto&) { return 1.0 + y * y; }
+  static constexpr tracer d(const auto& y, const auto&) { return 1.0 + y * y; }
 };
 
 template <>
@@ -44,7 +44,7 @@ struct op_traits<tanh_op> : detail::unary_real_op<op_traits<tanh_op>> {
   static constexpr const char* name = "tanh";
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::tanh; return tanh(x); }
-  static constexpr auto d(const auto& y, const auto&) { return 1.0 - y * y; }
+  static constexpr tracer d(const auto& y, const auto&) { return 1.0 - y * y; }
 };
 
 /// atan2(a, b), the angle of the point (b, a).
@@ -60,7 +60,7 @@ struct op_traits<atan2_op> {
     else
       return detail::simd_math::atan2(a, b);
   }
-  static constexpr auto jvp(const auto&, const auto& a, const auto& b, const auto& ta, const auto& tb) {
+  static constexpr tracer jvp(const auto&, const auto& a, const auto& b, const auto& ta, const auto& tb) {
     return (ta * b - tb * a) / (a * a + b * b);
   }
   static constexpr std::array<tracer, 2> vjp(const auto& ct, const auto&, const auto& a, const auto& b) {

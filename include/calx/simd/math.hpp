@@ -16,7 +16,7 @@
 #define CALX_SIMD_MATH_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/scalar_math.hpp>
+#include <calx/detail/ops/scalar_math.hpp>
 
 #include <xsimd/xsimd.hpp>
 
@@ -73,14 +73,14 @@ auto is_finite(const B& x) {
 }
 
 template <class B>
-B pow(const B& x, const B& p) {  // always_inline: see the declaration in detail/scalar_math.hpp
+B pow(const B& x, const B& p) {  // always_inline: see the declaration in detail/ops/scalar_math.hpp
   using T = typename B::value_type;
   const auto bad = (x <= B(T(0))) | (x == B(T(1))) | (p == B(T(0))) | !is_finite(x) | !is_finite(p);
   return patch_lanes(xsimd::pow(x, p), bad, [](T a, T b) { return scalar::pow(a, b); }, x, p);
 }
 
 template <class B>
-B atan2(const B& a, const B& b) {  // always_inline: see the declaration in detail/scalar_math.hpp
+B atan2(const B& a, const B& b) {  // always_inline: see the declaration in detail/ops/scalar_math.hpp
   using T = typename B::value_type;
   const auto bad = (a == B(T(0))) | (b == B(T(0))) | (xsimd::abs(a) == B(std::numeric_limits<T>::infinity())) |
                    (xsimd::abs(b) == B(std::numeric_limits<T>::infinity()));
@@ -88,14 +88,14 @@ B atan2(const B& a, const B& b) {  // always_inline: see the declaration in deta
 }
 
 template <class B>
-B erf(const B& x) {  // always_inline: see the declaration in detail/scalar_math.hpp
+B erf(const B& x) {  // always_inline: see the declaration in detail/ops/scalar_math.hpp
   using T = typename B::value_type;
   // erf(±6) rounds to ±1 in float and double; NaN compares false and stays NaN.
   return xsimd::select(xsimd::abs(x) > B(T(6)), xsimd::select(x < B(T(0)), B(T(-1)), B(T(1))), xsimd::erf(x));
 }
 
 template <class B>
-B erfc(const B& x) {  // always_inline: see the declaration in detail/scalar_math.hpp
+B erfc(const B& x) {  // always_inline: see the declaration in detail/ops/scalar_math.hpp
   using T = typename B::value_type;
   const B ax = xsimd::abs(x);
   const auto tail = ax > B(T(5.5));
@@ -106,7 +106,7 @@ B erfc(const B& x) {  // always_inline: see the declaration in detail/scalar_mat
 }
 
 template <class B>
-B log(const B& x) {  // always_inline: see the declaration in detail/scalar_math.hpp
+B log(const B& x) {  // always_inline: see the declaration in detail/ops/scalar_math.hpp
   using T = typename B::value_type;
   if constexpr (std::is_same_v<T, double>) {
     // Subnormals, which xsimd mishandles, are scaled into the normal range first:

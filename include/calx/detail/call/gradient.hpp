@@ -1,15 +1,15 @@
-/// @file detail/gradient.hpp
+/// @file detail/call/gradient.hpp
 /// @brief The transforms that return function objects: grad and value_and_grad (reverse
 /// mode with a unit seed), jacfwd and jacrev (a full Jacobian by forward or reverse
 /// passes). Each is an empty type, so it is itself a stateless function calx can trace:
 /// grad(grad(f)), jacfwd(jacrev(f)), vmap(grad(f)) compose by inlining.
-#ifndef CALX_DETAIL_GRADIENT_HPP
-#define CALX_DETAIL_GRADIENT_HPP
+#ifndef CALX_DETAIL_CALL_GRADIENT_HPP
+#define CALX_DETAIL_CALL_GRADIENT_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
-#include <calx/detail/batched_call.hpp>
-#include <calx/detail/transform_support.hpp>
+#include <calx/detail/call/batched_call.hpp>
+#include <calx/detail/call/transform_support.hpp>
 
 #include <tuple>
 #include <type_traits>
@@ -161,4 +161,4 @@ struct derivative_fn {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_GRADIENT_HPP
+#endif // CALX_DETAIL_CALL_GRADIENT_HPP

@@ -1,21 +1,21 @@
-/// @file detail/batch_executor.hpp
+/// @file detail/exec/simd_executor.hpp
 /// @brief Runs a program with batched nodes over a runtime batch: the pre stage once on
 /// scalars, the loop stage on xsimd batches (one sample per lane; unbatched values
 /// splatted; the last, partial group of lanes padded and masked), the post stage once.
 /// Work is split into fixed chunks of samples; each chunk's reductions are summed
 /// separately and the chunk sums are added in order, so results do not depend on the
 /// number of threads. Nothing is allocated inside the loop.
-#ifndef CALX_DETAIL_BATCH_EXECUTOR_HPP
-#define CALX_DETAIL_BATCH_EXECUTOR_HPP
+#ifndef CALX_DETAIL_EXEC_SIMD_EXECUTOR_HPP
+#define CALX_DETAIL_EXEC_SIMD_EXECUTOR_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
-#include <calx/detail/all_ops.hpp>
-#include <calx/detail/batch_plan.hpp>
-#include <calx/detail/codegen.hpp>
-#include <calx/detail/ir.hpp>
+#include <calx/detail/exec/evaluate.hpp>
+#include <calx/detail/exec/io.hpp>
+#include <calx/detail/exec/node_kernel.hpp>
+#include <calx/detail/exec/plan.hpp>
+#include <calx/detail/ir/ir.hpp>
 #include <calx/detail/static_for.hpp>
-#include <calx/detail/views.hpp>
 
 #include <calx/simd/math.hpp>
 
@@ -36,6 +36,9 @@ namespace detail {
 /// per-chunk work, small enough to balance threads.
 inline constexpr std::size_t batch_chunk = 2048;
 
+/// `Source` run over a batch of `T` on xsimd architecture `Arch`. Its ops are built-ins, or
+/// user ops with a scalar kernel that run lane by lane (the caller expands the others,
+/// detail/call/run.hpp).
 template <class Source, class T, class Arch>
 struct batch_executor {
   static constexpr const auto& ir = materialized<Source>::value;
@@ -56,52 +59,47 @@ struct batch_executor {
   using post_regs = registers<T, bool, nreal<2>, nmask<2>>;
 
   // ---- scalar stages (pre, post) -------------------------------------------------
-  template <int Id>
-  static CALX_INLINE const auto& scalar_operand(const pre_regs& pre, const post_regs& post) {
-    constexpr int s = plan.slot[Id];
-    if constexpr (plan.stage_of[Id] == stage::pre) {
-      if constexpr (ir.nodes[Id].kind == value_kind::boolean)
-        return pre.mask[s];
-      else
-        return pre.real[s];
-    } else if constexpr (ir.nodes[Id].kind == value_kind::boolean) {
-      return post.mask[s];
-    } else {
-      return post.real[s];
+  /// Reads operands of pre and post nodes.
+  struct scalar_reader {
+    const pre_regs& pre;
+    const post_regs& post;
+    template <int Id>
+    CALX_INLINE const auto& operator()(operand_c<Id>) const {
+      constexpr int s = plan.slot[Id];
+      constexpr bool mask = ir.nodes[Id].kind == value_kind::boolean;
+      if constexpr (plan.stage_of[Id] == stage::pre) {
+        if constexpr (mask)
+          return pre.mask[s];
+        else
+          return pre.real[s];
+      } else if constexpr (mask) {
+        return post.mask[s];
+      } else {
+        return post.real[s];
+      }
     }
-  }
+  };
 
   template <std::size_t J, class Regs>
   static CALX_INLINE void scalar_step(Regs& dst, const pre_regs& pre, const post_regs& post,
                                       const input_view<T>* in, const T* totals, std::size_t batch) {
     constexpr node n = ir.nodes[J];
     constexpr int s = plan.slot[J];
-    if constexpr (n.op == opcode_v<batch_size_op>) {
+    if constexpr (n.op().role == batch_role::size) {
       dst.real[s] = static_cast<T>(batch);
-    } else if constexpr (n.op == input_opcode) {
-      dst.real[s] = in[static_cast<std::size_t>(n.value)].value;
-    } else if constexpr (n.op == constant_opcode) {
+    } else if constexpr (n.op().builtin == builtin_code::input) {
+      dst.real[s] = in[n.index()].value;
+    } else if constexpr (n.op().builtin == builtin_code::constant) {
       if constexpr (n.kind == value_kind::boolean)
         dst.mask[s] = n.value != 0.0;
       else
         dst.real[s] = T(n.value);
     } else if constexpr (plan.reduction[J] >= 0) {
       dst.real[s] = totals[plan.reduction[J]];
+    } else if constexpr (n.kind == value_kind::boolean) {
+      dst.mask[s] = node_kernel<ir, J>(scalar_reader{pre, post});
     } else {
-      using traits = op_traits<op_at_t<n.op>>;
-      auto&& v = [&]() {
-        if constexpr (traits::arity == 1)
-          return traits::kernel(scalar_operand<n.in[0]>(pre, post));
-        else if constexpr (traits::arity == 2)
-          return traits::kernel(scalar_operand<n.in[0]>(pre, post), scalar_operand<n.in[1]>(pre, post));
-        else
-          return traits::kernel(scalar_operand<n.in[0]>(pre, post), scalar_operand<n.in[1]>(pre, post),
-                                scalar_operand<n.in[2]>(pre, post));
-      }();
-      if constexpr (n.kind == value_kind::boolean)
-        dst.mask[s] = v;
-      else
-        dst.real[s] = v;
+      dst.real[s] = node_kernel<ir, J>(scalar_reader{pre, post});
     }
   }
 
@@ -119,20 +117,25 @@ struct batch_executor {
   }
 
   // ---- the loop stage ----------------------------------------------------------------
-  template <int Id>
-  static CALX_INLINE auto loop_operand(const pre_regs& pre, const loop_regs& loop) {
-    constexpr int s = plan.slot[Id];
-    if constexpr (plan.stage_of[Id] == stage::loop) {
-      if constexpr (ir.nodes[Id].kind == value_kind::boolean)
-        return loop.mask[s];
-      else
-        return loop.real[s];
-    } else if constexpr (ir.nodes[Id].kind == value_kind::boolean) {
-      return M(pre.mask[s]);
-    } else {
-      return B(pre.real[s]);
+  /// Reads operands of loop nodes: loop registers, or pre values splatted.
+  struct loop_reader {
+    const pre_regs& pre;
+    const loop_regs& loop;
+    template <int Id>
+    CALX_INLINE auto operator()(operand_c<Id>) const {
+      constexpr int s = plan.slot[Id];
+      if constexpr (plan.stage_of[Id] == stage::loop) {
+        if constexpr (ir.nodes[Id].kind == value_kind::boolean)
+          return loop.mask[s];
+        else
+          return loop.real[s];
+      } else if constexpr (ir.nodes[Id].kind == value_kind::boolean) {
+        return M(pre.mask[s]);
+      } else {
+        return B(pre.real[s]);
+      }
     }
-  }
+  };
 
   /// Lanes of samples [i, i + count) of a batched input (`Full`: count == W); missing
   /// lanes repeat the last sample.
@@ -145,14 +148,13 @@ struct batch_executor {
     return B::load_aligned(lanes);
   }
 
-
   template <bool Contiguous, bool Full, std::size_t J>
   static CALX_INLINE void loop_step(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
                                     std::size_t i, std::size_t count) {
     constexpr node n = ir.nodes[J];
     constexpr int s = plan.slot[J];
     if constexpr (plan.reduction[J] >= 0) {
-      const B v = loop_operand<n.in[0]>(pre, loop);
+      const B v = loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{});
       if constexpr (Full) {
         acc[plan.reduction[J]] += v;
       } else {
@@ -161,21 +163,12 @@ struct batch_executor {
         acc[plan.reduction[J]] += xsimd::select(B::load_aligned(mask_lanes) != B(T(0)), v, B(T(0)));
       }
     } else if constexpr (plan.stage_of[J] != stage::loop) {
-    } else if constexpr (n.op == input_opcode) {
-      loop.real[s] = load<Contiguous, Full>(in[static_cast<std::size_t>(n.value)], i, count);
+    } else if constexpr (n.op().builtin == builtin_code::input) {
+      loop.real[s] = load<Contiguous, Full>(in[n.index()], i, count);
+    } else if constexpr (n.kind == value_kind::boolean) {
+      loop.mask[s] = node_kernel<ir, J>(loop_reader{pre, loop});
     } else {
-      using traits = op_traits<op_at_t<n.op>>;
-      if constexpr (n.kind == value_kind::boolean) {
-        if constexpr (traits::arity == 2)
-          loop.mask[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop), loop_operand<n.in[1]>(pre, loop));
-      } else if constexpr (traits::arity == 1) {
-        loop.real[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop));
-      } else if constexpr (traits::arity == 2) {
-        loop.real[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop), loop_operand<n.in[1]>(pre, loop));
-      } else {
-        loop.real[s] = traits::kernel(loop_operand<n.in[0]>(pre, loop), loop_operand<n.in[1]>(pre, loop),
-                                      loop_operand<n.in[2]>(pre, loop));
-      }
+      loop.real[s] = node_kernel<ir, J>(loop_reader{pre, loop});
     }
   }
 
@@ -233,7 +226,7 @@ struct batch_executor {
     static_for<IRT::output_count>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
       constexpr int id = ir.outputs[K];
       if constexpr (plan.stage_of[id] != stage::loop) {
-        const T v = scalar_operand<id>(pre, post);
+        const T v = scalar_reader{pre, post}(operand_c<id>{});
         if (out[K].scalar != nullptr) *out[K].scalar = v;
         if (out[K].column != nullptr) std::fill(out[K].column, out[K].column + batch, v);
       }
@@ -281,4 +274,4 @@ struct batch_executor {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_BATCH_EXECUTOR_HPP
+#endif // CALX_DETAIL_EXEC_SIMD_EXECUTOR_HPP

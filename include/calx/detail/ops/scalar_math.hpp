@@ -1,9 +1,9 @@
-/// @file detail/scalar_math.hpp
+/// @file detail/ops/scalar_math.hpp
 /// @brief Scalar kernels for float and double, callable on host and device. Kernels call
 /// these unqualified after a using-declaration, so xsimd's overloads for batches are
 /// found by argument-dependent lookup with the same spelling.
-#ifndef CALX_DETAIL_SCALAR_MATH_HPP
-#define CALX_DETAIL_SCALAR_MATH_HPP
+#ifndef CALX_DETAIL_OPS_SCALAR_MATH_HPP
+#define CALX_DETAIL_OPS_SCALAR_MATH_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
@@ -73,4 +73,4 @@ CALX_INLINE B log(const B& x);
 }  // namespace detail::simd_math
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_SCALAR_MATH_HPP
+#endif // CALX_DETAIL_OPS_SCALAR_MATH_HPP

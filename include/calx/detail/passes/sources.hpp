@@ -1,18 +1,19 @@
-/// @file detail/transform_sources.hpp
+/// @file detail/passes/sources.hpp
 /// @brief The programs transforms derive, as types: each has `static constexpr graph
 /// build()` over the materialized IR of an inner program, so a composition such as
 /// grad(grad(f)) is a chain of types, each IR computed once at compile time.
 ///
 /// `Wrt::leaves` lists flat input indices (in the order results are returned) and
 /// `Outs::leaves` flat output indices to differentiate.
-#ifndef CALX_DETAIL_TRANSFORM_SOURCES_HPP
-#define CALX_DETAIL_TRANSFORM_SOURCES_HPP
+#ifndef CALX_DETAIL_PASSES_SOURCES_HPP
+#define CALX_DETAIL_PASSES_SOURCES_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
-#include <calx/detail/autodiff_passes.hpp>
-#include <calx/detail/graph.hpp>
-#include <calx/detail/ir.hpp>
+#include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
+#include <calx/detail/passes/autodiff.hpp>
+#include <calx/detail/passes/expand.hpp>
 
 #include <array>
 #include <cstddef>
@@ -68,9 +69,11 @@ struct batch_source {
   }
 };
 
-/// Inputs (x, t[Wrt]) -> (f(x), tangents of f(x)).
-template <class Inner, class Wrt>
+/// Inputs (x, t[Wrt]) -> (f(x), tangents of f(x)). Ops without a jvp rule of their own are
+/// expanded into their decompositions first.
+template <class Inner0, class Wrt>
 struct jvp_source {
+  using Inner = expanded_t<Inner0, expand_for::jvp>;
   static constexpr graph build() {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
@@ -87,9 +90,11 @@ struct jvp_source {
 };
 
 /// Inputs (x[, ct[Outs]]) -> (f(x), cotangents of x[Wrt]). Without cotangent inputs every
-/// output in `Outs` is seeded with 1: the gradient of a scalar output.
-template <class Inner, class Wrt, class Outs, bool CotangentInputs>
+/// output in `Outs` is seeded with 1: the gradient of a scalar output. Ops without a vjp
+/// rule of their own are expanded into their decompositions first.
+template <class Inner0, class Wrt, class Outs, bool CotangentInputs>
 struct vjp_source {
+  using Inner = expanded_t<Inner0, expand_for::vjp>;
   static constexpr graph build() {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
@@ -108,8 +113,9 @@ struct vjp_source {
 
 /// Inputs x -> (f(x), J) with J[o][k] = d out_o / d in_k for o in Outs, k in Wrt (row
 /// major), by one forward pass per input (Forward) or one reverse pass per output.
-template <class Inner, class Wrt, class Outs, bool Forward>
+template <class Inner0, class Wrt, class Outs, bool Forward>
 struct jacobian_source {
+  using Inner = expanded_t<Inner0, Forward ? expand_for::jvp : expand_for::vjp>;
   static constexpr graph build() {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
@@ -156,8 +162,7 @@ struct known_source {
     for (std::size_t j = 0; j < IR::size; ++j) {
       if (!k[j]) continue;
       const node& n = r.nodes[j];
-      map[j] = n.op == input_opcode ? pin[static_cast<std::size_t>(n.value)]
-                                    : replay_node(g, r.nodes, static_cast<int>(j), map);
+      map[j] = n.is_input() ? pin[n.index()] : replay_node(g, r, j, map);
     }
     for (std::size_t o = 0; o < KO; ++o) {
       if (!k[r.outputs[o]]) trace_error("calx internal: an early output depends on late inputs");
@@ -181,13 +186,12 @@ struct late_source {
     const std::vector<int> late = inputs_like(g, r, K);
     for (std::size_t j = 0; j < IR::size; ++j) {
       const node& n = r.nodes[j];
-      if (n.op == constant_opcode)
+      if (n.is_constant())
         map[j] = g.constant(n.value, n.kind);
       else if (needs[j] == 2)
-        map[j] = replay_node(g, r.nodes, static_cast<int>(j), map);
+        map[j] = replay_node(g, r, j, map);
       else if (!k[j])
-        map[j] = n.op == input_opcode ? late[static_cast<std::size_t>(n.value) - K]
-                                      : replay_node(g, r.nodes, static_cast<int>(j), map);
+        map[j] = n.is_input() ? late[n.index() - K] : replay_node(g, r, j, map);
     }
     for (std::size_t o = KO; o < IR::output_count; ++o) g.outputs.push_back(map[r.outputs[o]]);
     return g;
@@ -197,4 +201,4 @@ struct late_source {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_TRANSFORM_SOURCES_HPP
+#endif // CALX_DETAIL_PASSES_SOURCES_HPP

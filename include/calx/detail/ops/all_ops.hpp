@@ -1,7 +1,7 @@
-/// @file detail/all_ops.hpp
+/// @file detail/ops/all_ops.hpp
 /// @brief Every built-in op's traits: what code that dispatches over the op registry needs.
-#ifndef CALX_DETAIL_ALL_OPS_HPP
-#define CALX_DETAIL_ALL_OPS_HPP
+#ifndef CALX_DETAIL_OPS_ALL_OPS_HPP
+#define CALX_DETAIL_OPS_ALL_OPS_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
@@ -12,4 +12,4 @@
 #include <calx/ops/special.hpp>
 #include <calx/ops/trigonometric.hpp>
 
-#endif // CALX_DETAIL_ALL_OPS_HPP
+#endif // CALX_DETAIL_OPS_ALL_OPS_HPP

@@ -1,11 +1,12 @@
-/// @file detail/views.hpp
+/// @file detail/call/views.hpp
 /// @brief Flat inputs and outputs of a batched run, and collecting them from user
 /// arguments and result structures.
-#ifndef CALX_DETAIL_VIEWS_HPP
-#define CALX_DETAIL_VIEWS_HPP
+#ifndef CALX_DETAIL_CALL_VIEWS_HPP
+#define CALX_DETAIL_CALL_VIEWS_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/exec/io.hpp>
 #include <calx/tree.hpp>
 
 #include <cstddef>
@@ -19,21 +20,6 @@
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
-
-/// One flat input: a batch (`base` + `stride` bytes per sample) or one value.
-template <class T>
-struct input_view {
-  const unsigned char* base = nullptr;
-  std::size_t stride = 0;
-  T value{};
-};
-
-/// One flat output: a contiguous column of one value per sample, or a single value.
-template <class T>
-struct output_view {
-  T* column = nullptr;
-  T* scalar = nullptr;
-};
 
 /// Throws std::invalid_argument (or prints and aborts where exceptions are disabled).
 [[noreturn]] inline void invalid_argument(const std::string& what) {
@@ -149,4 +135,4 @@ void resize_columns(R& r, std::size_t batch) {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_VIEWS_HPP
+#endif // CALX_DETAIL_CALL_VIEWS_HPP

@@ -1,16 +1,16 @@
-/// @file detail/batched_call.hpp
+/// @file detail/call/batched_call.hpp
 /// @brief Running a derived program on arguments that hold runtime batches
 /// (std::vector / std::span of floats or doubles): inputs become views, results are
 /// built with a `calx::batched<T>` column wherever a value is per sample.
-#ifndef CALX_DETAIL_BATCHED_CALL_HPP
-#define CALX_DETAIL_BATCHED_CALL_HPP
+#ifndef CALX_DETAIL_CALL_BATCHED_CALL_HPP
+#define CALX_DETAIL_CALL_BATCHED_CALL_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/batched.hpp>
-#include <calx/detail/batch_executor.hpp>
-#include <calx/detail/transform_support.hpp>
-#include <calx/detail/views.hpp>
+#include <calx/detail/exec/simd_executor.hpp>
+#include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/call/views.hpp>
 
 #include <xsimd/xsimd.hpp>
 
@@ -50,11 +50,11 @@ Result batched_call(const char* api, const Args&... args) {
   std::array<output_view<L>, leaf_count_v<Spec> == 0 ? 1 : leaf_count_v<Spec>> out{};
   output_view<L>* op = out.data();
   collect_outputs<Spec, L>(r, op, len.size, api);
-  batch_executor<Program, L, xsimd::default_arch>::run(in.data(), out.data(), len.size, 1);
+  batch_executor<lowered_t<Program, xsimd::batch<L>>, L, xsimd::default_arch>::run(in.data(), out.data(), len.size, 1);
   return r;
 }
 
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_BATCHED_CALL_HPP
+#endif // CALX_DETAIL_CALL_BATCHED_CALL_HPP

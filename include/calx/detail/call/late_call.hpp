@@ -1,13 +1,13 @@
-/// @file detail/late_call.hpp
+/// @file detail/call/late_call.hpp
 /// @brief The second half of a partially evaluated program (a vjp's pullback,
 /// linearize's linear map): it holds the residuals the first half computed and runs only
 /// the part that depends on the late inputs, as often as it is called.
-#ifndef CALX_DETAIL_LATE_CALL_HPP
-#define CALX_DETAIL_LATE_CALL_HPP
+#ifndef CALX_DETAIL_CALL_LATE_CALL_HPP
+#define CALX_DETAIL_CALL_LATE_CALL_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
-#include <calx/detail/transform_support.hpp>
+#include <calx/detail/call/transform_support.hpp>
 
 #include <array>
 #include <cstddef>
@@ -70,4 +70,4 @@ constexpr auto split_call(const A&... a) {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_LATE_CALL_HPP
+#endif // CALX_DETAIL_CALL_LATE_CALL_HPP

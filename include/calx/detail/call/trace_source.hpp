@@ -1,13 +1,13 @@
-/// @file detail/trace_source.hpp
+/// @file detail/call/trace_source.hpp
 /// @brief Tracing a stateless callable: calls `F{}` in a constant expression on one tracer
 /// per leaf of each argument structure and records the resulting graph.
-#ifndef CALX_DETAIL_TRACE_SOURCE_HPP
-#define CALX_DETAIL_TRACE_SOURCE_HPP
+#ifndef CALX_DETAIL_CALL_TRACE_SOURCE_HPP
+#define CALX_DETAIL_CALL_TRACE_SOURCE_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/diagnostics.hpp>
-#include <calx/detail/graph.hpp>
+#include <calx/detail/ir/graph.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -174,4 +174,4 @@ using common_leaf_t = typename tree_traits<std::remove_cvref_t<std::tuple_elemen
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_TRACE_SOURCE_HPP
+#endif // CALX_DETAIL_CALL_TRACE_SOURCE_HPP

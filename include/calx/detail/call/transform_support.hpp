@@ -1,16 +1,16 @@
-/// @file detail/transform_support.hpp
+/// @file detail/call/transform_support.hpp
 /// @brief What every transform does with a user's call: trace `F` for the argument
 /// structures, flatten the arguments, pick leaves by argnums, and rebuild results.
-#ifndef CALX_DETAIL_TRANSFORM_SUPPORT_HPP
-#define CALX_DETAIL_TRANSFORM_SUPPORT_HPP
+#ifndef CALX_DETAIL_CALL_TRANSFORM_SUPPORT_HPP
+#define CALX_DETAIL_CALL_TRANSFORM_SUPPORT_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/argnums.hpp>
 #include <calx/detail/diagnostics.hpp>
-#include <calx/detail/run.hpp>
-#include <calx/detail/trace_source.hpp>
-#include <calx/detail/transform_sources.hpp>
+#include <calx/detail/call/run.hpp>
+#include <calx/detail/call/trace_source.hpp>
+#include <calx/detail/passes/sources.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -180,4 +180,4 @@ struct split_output<std::pair<V, X>, true> {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_TRANSFORM_SUPPORT_HPP
+#endif // CALX_DETAIL_CALL_TRANSFORM_SUPPORT_HPP

@@ -1,0 +1,33 @@
+/// @file detail/exec/io.hpp
+/// @brief The flat inputs and outputs of a batched run, as every batched backend sees them:
+/// one view per flat input (a strided batch or one value) and per flat output (a column of
+/// one value per sample, or a single value).
+#ifndef CALX_DETAIL_EXEC_IO_HPP
+#define CALX_DETAIL_EXEC_IO_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <cstddef>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// One flat input: a batch (`base` + `stride` bytes per sample) or one value.
+template <class T>
+struct input_view {
+  const unsigned char* base = nullptr;
+  std::size_t stride = 0;
+  T value{};
+};
+
+/// One flat output: a column (`column` + `stride` bytes per sample) or a single value.
+template <class T>
+struct output_view {
+  T* column = nullptr;
+  T* scalar = nullptr;
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_EXEC_IO_HPP

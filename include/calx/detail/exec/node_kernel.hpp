@@ -1,0 +1,98 @@
+/// @file detail/exec/node_kernel.hpp
+/// @brief `node_kernel<IR, J>(get)`: the value of node J of a constexpr IR, computed from its
+/// operands' values, which `get(operand_c<Id>)` returns. Every backend (straight-line code,
+/// the stages of the batched executor, CUDA kernels) evaluates nodes through this one helper.
+/// A built-in op's kernel is named by its type (`op->builtin`), so it runs on any value type;
+/// a user op's scalar kernel is a constant function pointer in its `op_info`, a direct,
+/// inlinable call on host and device; on SIMD batches it runs lane by lane.
+#ifndef CALX_DETAIL_EXEC_NODE_KERNEL_HPP
+#define CALX_DETAIL_EXEC_NODE_KERNEL_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ops/all_ops.hpp>
+#include <calx/op_traits.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// The id of an operand, as a type (so `get` can pick a register file at compile time).
+template <int Id>
+using operand_c = std::integral_constant<int, Id>;
+
+/// The mask type that goes with a value type: bool for scalars, the batch's own mask
+/// type (e.g. xsimd::batch_bool) for SIMD batches.
+template <class T>
+struct mask_of {
+  using type = decltype(std::declval<const T&>() < std::declval<const T&>());
+};
+template <class T>
+using mask_t = typename mask_of<T>::type;
+
+template <const auto& IR, std::size_t J, class Get, int... I>
+CALX_HOST_DEVICE CALX_INLINE auto builtin_kernel(const Get& get, std::integer_sequence<int, I...>) {
+  using traits = op_traits<builtin_at_t<static_cast<std::size_t>(IR.nodes[J].op().builtin)>>;
+  return traits::kernel(get(operand_c<IR.operand(J, I)>{})...);
+}
+
+/// A user op's scalar kernel on each lane of SIMD batches `a` (no decomposition to batch).
+template <const auto& IR, std::size_t J, class B>
+[[gnu::noinline]] B lanes_kernel(const B* a) {
+  using T = typename B::value_type;
+  constexpr int arity = IR.nodes[J].arity;
+  alignas(64) T in[arity][B::size];
+  alignas(64) T out[B::size];
+  for (int i = 0; i < arity; ++i) a[i].store_aligned(in[i]);
+  for (std::size_t l = 0; l < B::size; ++l) {
+    T x[arity];
+    for (int i = 0; i < arity; ++i) x[i] = in[i][l];
+    if constexpr (std::is_same_v<T, float>) {
+      constexpr auto k = IR.nodes[J].op().kernel_f32;
+      out[l] = k(x);
+    } else {
+      constexpr auto k = IR.nodes[J].op().kernel_f64;
+      out[l] = k(x);
+    }
+  }
+  return B::load_aligned(out);
+}
+
+template <const auto& IR, std::size_t J, class Get, int... I>
+CALX_HOST_DEVICE CALX_INLINE auto user_kernel(const Get& get, std::integer_sequence<int, I...>) {
+  using T = std::remove_cvref_t<decltype(get(operand_c<IR.operand(J, 0)>{}))>;
+  const T a[] = {get(operand_c<IR.operand(J, I)>{})...};
+  if constexpr (std::is_same_v<T, float>) {
+    constexpr auto k = IR.nodes[J].op().kernel_f32;
+    return k(a);
+  } else if constexpr (std::is_same_v<T, double>) {
+    constexpr auto k = IR.nodes[J].op().kernel_f64;
+    return k(a);
+  } else {
+    return lanes_kernel<IR, J>(a);
+  }
+}
+
+/// The value of node J (not an input or a constant) from its operands' values.
+template <const auto& IR, std::size_t J, class Get>
+CALX_HOST_DEVICE CALX_INLINE auto node_kernel(const Get& get) {
+  constexpr int arity = IR.nodes[J].arity;
+  static_assert(IR.nodes[J].kind != value_kind::tuple && IR.nodes[J].op().builtin != builtin_code::get,
+                "calx internal: an op with several results reached codegen unexpanded");
+  if constexpr (IR.nodes[J].op().builtin >= 0) {
+    return builtin_kernel<IR, J>(get, std::make_integer_sequence<int, arity>{});
+  } else {
+    static_assert(IR.nodes[J].op().kernel_f64 != nullptr,
+                  "calx internal: an op without kernel reached codegen unexpanded");
+    return user_kernel<IR, J>(get, std::make_integer_sequence<int, arity>{});
+  }
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_EXEC_NODE_KERNEL_HPP

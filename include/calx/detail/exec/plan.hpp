@@ -1,0 +1,82 @@
+/// @file detail/exec/plan.hpp
+/// @brief How a program with batched nodes runs (constexpr), whatever the backend: each
+/// node's stage, register slots per stage, and the index of each reduction.
+/// - pre:  unbatched nodes that need nothing batched; computed once, before the loop;
+/// - loop: batched nodes, computed for every sample (SIMD lanes, CUDA threads), and the
+///         accumulation of `batch_role::sum` nodes;
+/// - post: unbatched nodes that read a sum; computed once, after the loop.
+/// A batched node that reads a sum would need a second pass over the batch (e.g.
+/// x - mean(x)); that is refused with a message.
+#ifndef CALX_DETAIL_EXEC_PLAN_HPP
+#define CALX_DETAIL_EXEC_PLAN_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
+#include <calx/tracer.hpp>
+
+#include <array>
+#include <cstddef>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+enum class stage : unsigned char { pre, loop, post };
+
+template <std::size_t N>
+struct batch_plan {
+  std::array<stage, N == 0 ? 1 : N> stage_of{};
+  std::array<int, N == 0 ? 1 : N> slot{};       // register in its stage's file
+  std::array<int, N == 0 ? 1 : N> reduction{};  // accumulator index of sum nodes, else -1
+  int slots[3][2] = {};                         // [stage][real, mask] register counts
+  int reductions = 0;
+};
+
+template <class IR>
+constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
+  constexpr std::size_t N = IR::size;
+  batch_plan<N> plan;
+  for (std::size_t j = 0; j < N; ++j) {
+    const node& n = r.nodes[j];
+    plan.reduction[j] = -1;
+    stage s = stage::pre;
+    if (n.batched) {
+      s = stage::loop;
+      for (int i = 0; i < n.arity; ++i)
+        if (plan.stage_of[r.operand(j, i)] == stage::post)
+          trace_error("calx: a per-sample value depends on a sum over the same batch (such as "
+                      "x - mean(x)); that needs two passes over the batch, which calx does not do yet");
+    } else if (n.op().role == batch_role::sum) {
+      s = stage::post;
+      plan.reduction[j] = plan.reductions++;
+    } else if (n.op().role == batch_role::size) {
+      s = stage::pre;  // its operand only names the batch; the value is known up front
+    } else {
+      for (int i = 0; i < n.arity; ++i)
+        if (plan.stage_of[r.operand(j, i)] == stage::post) s = stage::post;
+    }
+    plan.stage_of[j] = s;
+  }
+  // Each stage has its own register files. A value read by a later stage, or by the loop
+  // (which reads pre values on every iteration), keeps its register; a sum's accumulator
+  // lives in the loop, its total in a post register.
+  allocate_registers(
+      r, [&](std::size_t j) { return static_cast<int>(plan.stage_of[j]); },
+      [&](std::size_t j) { return r.nodes[j].op().role != batch_role::size; }, [](std::size_t) { return false; },
+      [&](std::size_t j, int s) { plan.slot[j] = s; },
+      [&](int st, int k, int c) {
+        if (st < 3) plan.slots[st][k] = c;
+      });
+  return plan;
+}
+
+template <class Source>
+struct planned {
+  static constexpr auto value = make_batch_plan(materialized<Source>::value);
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_EXEC_PLAN_HPP

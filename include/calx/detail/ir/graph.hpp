@@ -1,0 +1,163 @@
+/// @file detail/ir/graph.hpp
+/// @brief The IR while it is being built: a growable, hash-consed DAG of nodes, used only
+/// inside constant evaluation (C++20 constexpr std::vector).
+#ifndef CALX_DETAIL_IR_GRAPH_HPP
+#define CALX_DETAIL_IR_GRAPH_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/ir/op_info.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// One IR node: an op applied to `arity` operands, which are the ids
+/// `operands[first .. first + arity)` of the graph or IR holding it.
+struct node {
+  op_ref op = &constant_info;
+  std::int32_t first = 0;
+  std::int32_t arity = 0;
+  double value = 0;        // a constant's value; an input's flat position; a get's result index
+  std::int32_t slot = -1;  // register slot chosen by codegen's allocator
+  value_kind kind = value_kind::real;
+  bool batched = false;    // one value per sample of a runtime batch (see vmap)
+
+  constexpr bool is_input() const { return op == &input_info; }
+  constexpr bool is_constant() const { return op == &constant_info; }
+  constexpr bool is_get() const { return op == &get_info; }
+  /// An input's position among the flat inputs, a get's result index.
+  constexpr std::size_t index() const { return static_cast<std::size_t>(value); }
+};
+
+/// A DAG under construction. `emit` merges a node with an identical earlier one (common
+/// subexpression elimination as the graph grows), so sharing in the user's code and in
+/// derivative rules never duplicates work.
+struct graph {
+  std::vector<node> nodes;
+  std::vector<int> operands;
+  std::vector<int> inputs;
+  std::vector<int> outputs;
+  std::vector<int> table;  // open-addressing hash of node ids; -1 = empty
+
+  constexpr int operand(int id, int i) const { return operands[nodes[id].first + i]; }
+
+  constexpr std::uint64_t hash(const node& n, const int* in) const {
+    std::uint64_t h = n.op().hash;
+    auto mix = [&](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(static_cast<std::uint64_t>(n.kind) + (n.batched ? 4 : 0));
+    for (int i = 0; i < n.arity; ++i) mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i])));
+    mix(std::bit_cast<std::uint64_t>(n.value));
+    return h ^ (h >> 29);
+  }
+
+  constexpr bool same(int id, const node& n, const int* in) const {
+    const node& m = nodes[id];
+    if (m.op != n.op || m.kind != n.kind || m.arity != n.arity || m.batched != n.batched ||
+        std::bit_cast<std::uint64_t>(m.value) != std::bit_cast<std::uint64_t>(n.value))
+      return false;
+    for (int i = 0; i < n.arity; ++i)
+      if (operands[m.first + i] != in[i]) return false;
+    return true;
+  }
+
+  constexpr void rehash() {
+    table.assign(table.empty() ? 64 : table.size() * 2, -1);
+    for (int id = 0; id < static_cast<int>(nodes.size()); ++id)
+      if (!nodes[id].is_input()) {
+        const std::size_t mask = table.size() - 1;
+        std::size_t i = hash(nodes[id], operands.data() + nodes[id].first) & mask;
+        while (table[i] != -1) i = (i + 1) & mask;
+        table[i] = id;
+      }
+  }
+
+  /// The id of a node equal to `n` on operands `in[0 .. n.arity)`, adding it if there is none.
+  constexpr int emit(node n, const int* in) {
+    if (2 * (nodes.size() + 1) > table.size()) rehash();
+    const std::size_t mask = table.size() - 1;
+    std::size_t i = hash(n, in) & mask;
+    for (; table[i] != -1; i = (i + 1) & mask)
+      if (same(table[i], n, in)) return table[i];
+    n.first = static_cast<std::int32_t>(operands.size());
+    for (int k = 0; k < n.arity; ++k) operands.push_back(in[k]);
+    nodes.push_back(n);
+    table[i] = static_cast<int>(nodes.size()) - 1;
+    return table[i];
+  }
+
+  /// A new input node for flat argument position `inputs.size()`; `batched`: one value
+  /// per sample of a runtime batch.
+  constexpr int input(value_kind kind = value_kind::real, bool batched = false) {
+    node n;
+    n.op = &input_info;
+    n.kind = kind;
+    n.batched = batched;
+    n.value = static_cast<double>(inputs.size());
+    n.first = static_cast<std::int32_t>(operands.size());
+    nodes.push_back(n);
+    inputs.push_back(static_cast<int>(nodes.size()) - 1);
+    return inputs.back();
+  }
+
+  constexpr int constant(double v, value_kind kind = value_kind::real) {
+    node n;
+    n.op = &constant_info;
+    n.kind = kind;
+    n.value = v;
+    return emit(n, nullptr);
+  }
+
+  /// Result `k` of tuple node `t`.
+  constexpr int get(int t, int k) {
+    node n;
+    n.op = &get_info;
+    n.arity = 1;
+    n.value = k;
+    n.batched = nodes[t].batched;
+    return emit(n, &t);
+  }
+
+  constexpr bool is_batched(int id) const { return id >= 0 && nodes[id].batched; }
+  constexpr bool is_constant(int id) const { return id >= 0 && nodes[id].is_constant(); }
+  constexpr bool is_constant(int id, double v) const { return is_constant(id) && nodes[id].value == v; }
+  /// Whether `id` is the constant with exactly the bits of `v` (tells -0.0 from +0.0).
+  constexpr bool is_constant_bits(int id, double v) const {
+    return is_constant(id) && std::bit_cast<std::uint64_t>(nodes[id].value) == std::bit_cast<std::uint64_t>(v);
+  }
+  constexpr bool is_op(int id, op_ref op) const { return id >= 0 && nodes[id].op == op; }
+  /// Whether `id` is a node of the built-in op with this `builtin` code (a rule that asks
+  /// about its own op uses this rather than the op's description: see `op_ref`).
+  constexpr bool is_builtin(int id, int code) const { return id >= 0 && nodes[id].op().builtin == code; }
+};
+
+/// Records op `op` on operand ids `in` (which it may reorder): its simplification first,
+/// then a hash-consed node. A symbolic zero (-1) left in `in` becomes the constant 0. Returns
+/// the result's id: a tuple node for an op with several results (take them apart with
+/// `graph::get`).
+constexpr int emit_op(graph& g, op_ref ref, int* in) {
+  const op_info op = ref();
+  if (op.simplify != nullptr) {
+    const int s = op.simplify(g, in);
+    if (s != no_simplification) return s;
+  }
+  node n;
+  n.op = ref;
+  n.arity = op.arity;
+  n.kind = op.outputs > 1 ? value_kind::tuple : op.result;
+  if (op.outputs > 1) n.value = op.outputs;
+  for (int i = 0; i < op.arity; ++i) {
+    if (in[i] < 0) in[i] = g.constant(0.0);
+    // Elementwise ops are batched when an operand is; reductions over the batch are not.
+    n.batched = n.batched || (op.role == batch_role::elementwise && g.nodes[in[i]].batched);
+  }
+  return g.emit(n, in);
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_IR_GRAPH_HPP

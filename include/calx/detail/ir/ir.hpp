@@ -1,0 +1,159 @@
+/// @file detail/ir/ir.hpp
+/// @brief The finished IR: fixed-size constexpr arrays of nodes and operands, produced from a
+/// graph by `finalize` (dead-node elimination, compaction), with registers from one
+/// allocator that every backend shares.
+#ifndef CALX_DETAIL_IR_IR_HPP
+#define CALX_DETAIL_IR_IR_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/ir/graph.hpp>
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// A program's IR. Nodes are in topological order; `inputs[i]` is the node of flat input
+/// i, `outputs[o]` the node of flat output o; node j reads `operands[first .. first+arity)`.
+/// `slot` is each node's register in straight-line codegen.
+template <std::size_t N, std::size_t NA, std::size_t NI, std::size_t NO>
+struct ir {
+  std::array<node, N> nodes{};
+  std::array<int, NA == 0 ? 1 : NA> operands{};
+  std::array<int, NI> inputs{};
+  std::array<int, NO> outputs{};
+  int real_slots = 0;
+  int bool_slots = 0;
+  static constexpr std::size_t size = N;
+  static constexpr std::size_t operand_count = NA;
+  static constexpr std::size_t input_count = NI;
+  static constexpr std::size_t output_count = NO;
+
+  /// Operand `i` of node `j`.
+  constexpr int operand(std::size_t j, int i) const { return operands[static_cast<std::size_t>(nodes[j].first + i)]; }
+};
+
+/// Symbolic-zero outputs become constant 0; nodes no output reaches are dropped (inputs
+/// stay: they are the signature); ids are renumbered in order.
+constexpr void finalize(graph& g) {
+  for (int& o : g.outputs)
+    if (o < 0) o = g.constant(0.0);
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<char> live(n, 0);
+  for (int o : g.outputs) live[o] = 1;
+  for (int i : g.inputs) live[i] = 1;
+  for (int j = n - 1; j >= 0; --j)
+    if (live[j])
+      for (int i = 0; i < g.nodes[j].arity; ++i) live[g.operand(j, i)] = 1;
+  std::vector<int> remap(n, -1);
+  std::vector<node> kept;
+  std::vector<int> operands;
+  for (int j = 0; j < n; ++j)
+    if (live[j]) {
+      node m = g.nodes[j];
+      const int first = static_cast<int>(operands.size());
+      for (int i = 0; i < m.arity; ++i) operands.push_back(remap[g.operand(j, i)]);
+      m.first = first;
+      remap[j] = static_cast<int>(kept.size());
+      kept.push_back(m);
+    }
+  g.nodes = kept;
+  g.operands = operands;
+  for (int& i : g.inputs) i = remap[i];
+  for (int& o : g.outputs) o = remap[o];
+  g.table.clear();
+}
+
+/// Register slots for the nodes of `r`, one file per (stage, kind), reusing a slot once its
+/// last reader in the same stage has run. `stage_of(j)` is node j's stage; a value read by
+/// another stage, or named by `pinned(j)`, keeps its slot. Writes `slot(j, s)`; returns the
+/// slot counts through `count(stage, kind_index)`. Straight-line code has one stage; the
+/// batched executor has three (detail/exec/plan.hpp).
+template <class IR, class StageOf, class Reads, class Pinned, class SetSlot, class Count>
+constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Pinned pinned, SetSlot set_slot,
+                                  Count count) {
+  constexpr std::size_t N = IR::size;
+  std::vector<int> last_use(N, 0), slot(N, -1);
+  std::vector<char> keep(N, 0);
+  for (std::size_t j = 0; j < N; ++j) last_use[j] = static_cast<int>(j);
+  for (std::size_t j = 0; j < N; ++j)
+    if (reads(j))
+      for (int i = 0; i < r.nodes[j].arity; ++i) {
+        const int a = r.operand(j, i);
+        last_use[a] = static_cast<int>(j);
+        if (stage_of(static_cast<std::size_t>(a)) != stage_of(j)) keep[a] = 1;
+      }
+  for (std::size_t j = 0; j < N; ++j)
+    if (pinned(j)) keep[j] = 1;
+  for (int o : r.outputs) keep[o] = 1;
+  // Pools per (stage, kind): stages are small integers, kinds real (0) and mask (1).
+  std::vector<int> pool[4][2];
+  int next[4][2] = {};
+  for (std::size_t j = 0; j < N; ++j) {
+    const node& n = r.nodes[j];
+    if (n.kind == value_kind::tuple) continue;  // taken apart by its gets; never in a register
+    const int st = stage_of(j), k = n.kind == value_kind::boolean ? 1 : 0;
+    if (pool[st][k].empty()) {
+      slot[j] = next[st][k]++;
+    } else {
+      slot[j] = pool[st][k].back();
+      pool[st][k].pop_back();
+    }
+    set_slot(j, slot[j]);
+    if (!reads(j)) continue;
+    for (int i = 0; i < n.arity; ++i) {  // free operands whose last reader is this node (once each)
+      const int a = r.operand(j, i);
+      if (keep[a] || last_use[a] != static_cast<int>(j) || stage_of(static_cast<std::size_t>(a)) != st) continue;
+      bool seen = false;
+      for (int q = 0; q < i; ++q) seen = seen || r.operand(j, q) == a;
+      if (!seen && slot[a] >= 0) pool[st][r.nodes[a].kind == value_kind::boolean ? 1 : 0].push_back(slot[a]);
+    }
+    if (last_use[j] == static_cast<int>(j) && !keep[j]) pool[st][k].push_back(slot[j]);  // never read
+  }
+  for (int st = 0; st < 4; ++st)
+    for (int k = 0; k < 2; ++k) count(st, k, next[st][k]);
+}
+
+/// Straight-line codegen's registers: one stage.
+template <class IR>
+constexpr void allocate_slots(IR& r) {
+  allocate_registers(
+      r, [](std::size_t) { return 0; }, [](std::size_t) { return true; }, [](std::size_t) { return false; },
+      [&](std::size_t j, int s) { r.nodes[j].slot = s; },
+      [&](int st, int k, int c) {
+        if (st == 0) (k == 0 ? r.real_slots : r.bool_slots) = c;
+      });
+}
+
+/// The IR of `Source::build()` as a constant: one constexpr run to size it, one to fill it.
+template <class Source>
+struct materialized {
+  static constexpr std::array<std::size_t, 4> sizes = [] {
+    graph g = Source::build();
+    finalize(g);
+    return std::array<std::size_t, 4>{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size()};
+  }();
+  using ir_type = ir<sizes[0], sizes[1], sizes[2], sizes[3]>;
+  static constexpr ir_type value = [] {
+    graph g = Source::build();
+    finalize(g);
+    ir_type r;
+    for (std::size_t j = 0; j < sizes[0]; ++j) r.nodes[j] = g.nodes[j];
+    for (std::size_t a = 0; a < sizes[1]; ++a) r.operands[a] = g.operands[a];
+    for (std::size_t i = 0; i < sizes[2]; ++i) r.inputs[i] = g.inputs[i];
+    for (std::size_t o = 0; o < sizes[3]; ++o) r.outputs[o] = g.outputs[o];
+    allocate_slots(r);
+    return r;
+  }();
+};
+
+template <class Source>
+inline constexpr const auto& ir_v = materialized<Source>::value;
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_IR_IR_HPP

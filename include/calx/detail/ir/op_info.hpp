@@ -1,0 +1,118 @@
+/// @file detail/ir/op_info.hpp
+/// @brief `op_info`: what the passes and the backends know of an op, one constant object per
+/// op type. An IR node points at its op's `op_info`; the rules are constexpr function pointers
+/// over node ids, so a pass calls any op's rule, built-in or user-defined, without a closed
+/// list of ops. Kernels are not function pointers for built-in ops: codegen names their type
+/// from `builtin`, a small index, and calls the kernel template for any value type (float,
+/// double, xsimd batches, CUDA device code). The descriptors are made from `op_traits<Op>` in
+/// detail/ops/describe.hpp; docs/design.md ("Ops") explains the choice.
+#ifndef CALX_DETAIL_IR_OP_INFO_HPP
+#define CALX_DETAIL_IR_OP_INFO_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <cstdint>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+struct graph;
+
+/// What a node's value is: a real number (float or double, fixed per program), a mask, or
+/// a tuple of real values that `get` nodes take apart (an op with several results).
+enum class value_kind : unsigned char { real, boolean, tuple };
+
+/// Where a rule of an op comes from.
+enum class rule_source : unsigned char {
+  own,            ///< the op's traits define it
+  decomposition,  ///< the transform of the op's decomposition
+  transposed,     ///< reverse mode from the transpose of a linear jvp rule (custom_jvp)
+  missing         ///< none: a transform that needs it fails to compile, naming the op
+};
+
+/// How the SIMD loop runs an op.
+enum class batch_kernel : unsigned char {
+  own,            ///< its kernel takes xsimd batches (every built-in op)
+  decomposition,  ///< its decomposition runs in the loop
+  lanes,          ///< its scalar kernel runs lane by lane (no decomposition to batch)
+  missing         ///< neither kernel nor decomposition
+};
+
+/// How an op relates to a runtime batch (vmap): most ops are elementwise (one result per
+/// sample where an operand is per sample); `sum` adds a per-sample value over the batch;
+/// `size` is the number of samples (its operand only names the batch).
+enum class batch_role : unsigned char { elementwise, sum, size };
+
+/// `op_info::builtin` of the structural ops.
+namespace builtin_code {
+inline constexpr int input = 0, constant = 1, get = 2;
+}
+
+inline constexpr int no_simplification = -2;
+
+/// The static description of an op, made by `detail::describe<Op>` from `op_traits<Op>`. Rule signatures, over node ids of graph `g` (-1 is a
+/// symbolic zero; `y` are the op's results, one unless it has several):
+/// - `simplify(g, in)`: an existing id equal to the op on operands `in`, or
+///   `no_simplification`; may reorder `in` (commutative ops);
+/// - `jvp(g, y, x, t, out)`: the output tangents `out` from the operands' tangents `t`;
+/// - `vjp(g, ct, y, x, out)`: the operands' cotangents `out` from the results' cotangents;
+/// - `decompose(g, x, out)`: the results written with other ops.
+struct op_info {
+  const char* name = "?";
+  int arity = 0;
+  int outputs = 1;                      // results; more than one makes a tuple node
+  value_kind result = value_kind::real;
+  unsigned mask_operands = 0;           // bit i: operand i is a mask (where's predicate)
+  std::uint64_t hash = 0;
+  int builtin = -1;                     // index in detail::builtin_ops, or -1 (a user op)
+  batch_role role = batch_role::elementwise;
+  bool zero_preserving = false;         // f(0, ..., 0) == 0: symbolic zeros pass through
+  unsigned linear_in = 0;               // bit i: linear in operand i while the others are fixed
+  bool jointly_linear = false;          // linear in all of `linear_in` at once (add, not mul)
+
+  int (*simplify)(graph&, int*) = nullptr;
+  void (*jvp)(graph&, const int*, const int*, const int*, int*) = nullptr;
+  void (*vjp)(graph&, const int*, const int*, const int*, int*) = nullptr;
+  void (*decompose)(graph&, const int*, int*) = nullptr;
+  rule_source jvp_from = rule_source::missing;
+  rule_source vjp_from = rule_source::missing;
+  batch_kernel batch_from = batch_kernel::missing;
+
+  /// Scalar kernels of a user op (built-ins: see `builtin`), on host and CUDA device.
+  float (*kernel_f32)(const float*) = nullptr;
+  double (*kernel_f64)(const double*) = nullptr;
+
+  constexpr bool is_mask_operand(int i) const { return ((mask_operands >> i) & 1u) != 0; }
+  constexpr bool is_builtin() const { return builtin >= 0; }
+  constexpr bool has_scalar_kernel() const { return builtin >= 0 || kernel_f64 != nullptr; }
+};
+
+/// FNV-1a of an op's name: the part of a node's hash that comes from its op.
+constexpr std::uint64_t name_hash(const char* s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (; *s != '\0'; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211ull;
+  return h;
+}
+
+/// An op as an IR node holds it: the function that describes it. The function, not a pointer
+/// to a constant description, is what makes the op set open without ordering trouble:
+/// clang instantiates constexpr functions as soon as they are named, and a constant would be
+/// evaluated while the op's own rules (which record the op again) are still being
+/// instantiated. The function is called only when a pass or a backend runs, long after.
+using op_ref = op_info (*)();
+
+// The three structural ops every graph uses; their traits live in calx/ops/arithmetic.hpp.
+constexpr op_info input_info() { return {.name = "input", .hash = name_hash("input"), .builtin = builtin_code::input}; }
+constexpr op_info constant_info() {
+  return {.name = "constant", .hash = name_hash("constant"), .builtin = builtin_code::constant};
+}
+/// `get(t)`: result `value` of the tuple node t.
+constexpr op_info get_info() {
+  return {.name = "get", .arity = 1, .hash = name_hash("get"), .builtin = builtin_code::get, .zero_preserving = true,
+          .linear_in = 1, .jointly_linear = true};
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_IR_OP_INFO_HPP

@@ -1,0 +1,250 @@
+/// @file detail/ops/describe.hpp
+/// @brief From an op's type to its `op_info`: the typed rules of `op_traits<Op>` wrapped as
+/// constexpr functions over node ids, and `emit<Op>`, which records an op on traced values.
+/// This is the one place where an op's type meets the type-free IR.
+#ifndef CALX_DETAIL_OPS_DESCRIBE_HPP
+#define CALX_DETAIL_OPS_DESCRIBE_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/diagnostics.hpp>
+#include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/op_info.hpp>
+#include <calx/detail/type_list.hpp>
+#include <calx/op_traits.hpp>
+#include <calx/tracer.hpp>
+
+#include <array>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+template <class Op>
+constexpr int arity_v = op_traits<Op>::arity;
+
+template <class Op>
+constexpr unsigned mask_operands_v = [] {
+  if constexpr (requires { op_traits<Op>::mask_operands; })
+    return op_traits<Op>::mask_operands;
+  else
+    return 0u;
+}();
+
+template <class Op>
+constexpr value_kind result_v = [] {
+  if constexpr (requires { op_traits<Op>::result; })
+    return op_traits<Op>::result;
+  else
+    return value_kind::real;
+}();
+
+/// The traced value a rule receives for operand `I` of `Op`: a mask or a real.
+template <class Op, int I>
+constexpr auto operand(graph& g, int id) {
+  if constexpr (((mask_operands_v<Op> >> I) & 1u) != 0)
+    return bool_tracer{&g, id};
+  else
+    return in_graph(g, id);
+}
+template <class Op, int I>
+using operand_t = decltype(operand<Op, I>(std::declval<graph&>(), 0));
+
+template <class Op, class Seq = std::make_integer_sequence<int, arity_v<Op>>>
+struct rule_probe;
+template <class Op, int... I>
+struct rule_probe<Op, std::integer_sequence<int, I...>> {
+  static constexpr bool jvp = requires(const tracer& t) {
+    op_traits<Op>::jvp(t, std::declval<const operand_t<Op, I>&>()..., ((void)I, t)...);
+  };
+  static constexpr bool vjp = requires(const tracer& t) {
+    op_traits<Op>::vjp(t, t, std::declval<const operand_t<Op, I>&>()...);
+  };
+  static constexpr bool decomposition = requires { op_traits<Op>::decomposition(std::declval<const operand_t<Op, I>&>()...); };
+};
+
+// A concept rather than a member template of rule_probe: nvcc 13 substitutes a member
+// variable template's parameter into its requires-expression too early.
+template <class Op, class T, class Seq = std::make_integer_sequence<int, arity_v<Op>>>
+struct kernel_probe;
+template <class Op, class T, int... I>
+struct kernel_probe<Op, T, std::integer_sequence<int, I...>> {
+  static constexpr bool value = requires(const T& x) { op_traits<Op>::kernel(((void)I, x)...); };
+};
+
+}  // namespace detail
+
+/// The op has a forward-mode rule `op_traits<Op>::jvp(y, x..., t...)`.
+template <class Op>
+concept has_jvp_rule = primitive<Op> && detail::rule_probe<Op>::jvp;
+
+/// The op has a reverse-mode rule `op_traits<Op>::vjp(ct, y, x...)`.
+template <class Op>
+concept has_vjp_rule = primitive<Op> && detail::rule_probe<Op>::vjp;
+
+/// The op is written with other ops: `op_traits<Op>::decomposition(x...)`.
+template <class Op>
+concept has_decomposition = primitive<Op> && detail::rule_probe<Op>::decomposition;
+
+/// The op has a scalar kernel `op_traits<Op>::kernel(x...)` for float and double.
+template <class Op>
+concept has_scalar_kernel = primitive<Op> && detail::kernel_probe<Op, float>::value &&
+                            detail::kernel_probe<Op, double>::value;
+
+namespace detail {
+
+// Reaching one of these in a constant expression is the compile error for a missing rule:
+// the compiler names the function, whose template argument is the op.
+template <class Op>
+void forward_mode_reached_an_op_without_jvp_rule_or_decomposition(graph&, const int*, const int*, const int*, int*) {}
+template <class Op>
+void reverse_mode_reached_an_op_without_vjp_rule_or_decomposition(graph&, const int*, const int*, const int*, int*) {}
+
+template <class Op>
+constexpr int simplify_thunk(graph& g, int* in) {
+  return op_traits<Op>::simplify(g, in);
+}
+
+template <class Op>
+constexpr void jvp_thunk(graph& g, const int* y, const int* x, const int* t, int* out) {
+  out[0] = [&]<int... I>(std::integer_sequence<int, I...>) {
+    return op_traits<Op>::jvp(in_graph(g, y[0]), operand<Op, I>(g, x[I])..., in_graph(g, t[I])...).id;
+  }(std::make_integer_sequence<int, arity_v<Op>>{});
+}
+
+template <class Op>
+constexpr void vjp_thunk(graph& g, const int* ct, const int* y, const int* x, int* out) {
+  const auto cts = [&]<int... I>(std::integer_sequence<int, I...>) {
+    return op_traits<Op>::vjp(in_graph(g, ct[0]), in_graph(g, y[0]), operand<Op, I>(g, x[I])...);
+  }(std::make_integer_sequence<int, arity_v<Op>>{});
+  static_assert(std::tuple_size_v<std::remove_cvref_t<decltype(cts)>> == arity_v<Op>, CALX_MSG_VJP_RULE_COUNT);
+  for (int i = 0; i < arity_v<Op>; ++i) out[i] = cts[static_cast<std::size_t>(i)].id;
+}
+
+/// A decomposition's result as a node id: numbers become constants.
+template <class R>
+constexpr int result_id(graph& g, const R& r) {
+  if constexpr (std::is_same_v<R, tracer>) {
+    if (r.graph != nullptr && r.graph != &g) trace_error("calx: a decomposition returned a value of another trace");
+    return r.id;
+  } else {
+    static_assert(number<R>, CALX_MSG_DECOMPOSITION_RESULT);
+    return g.constant(static_cast<double>(r));
+  }
+}
+
+template <class Op>
+constexpr void decompose_thunk(graph& g, const int* x, int* out) {
+  out[0] = [&]<int... I>(std::integer_sequence<int, I...>) {
+    return result_id(g, op_traits<Op>::decomposition(operand<Op, I>(g, x[I])...));
+  }(std::make_integer_sequence<int, arity_v<Op>>{});
+}
+
+template <class Op, class T>
+CALX_HOST_DEVICE T kernel_thunk(const T* a) {
+  return [&]<int... I>(std::integer_sequence<int, I...>) {
+    return static_cast<T>(op_traits<Op>::kernel(a[I]...));
+  }(std::make_integer_sequence<int, arity_v<Op>>{});
+}
+
+template <class Op>
+constexpr op_info make_op_info() {
+  using traits = op_traits<Op>;
+  op_info i;
+  i.name = traits::name;
+  i.arity = traits::arity;
+  i.result = result_v<Op>;
+  i.mask_operands = mask_operands_v<Op>;
+  i.hash = name_hash(traits::name) * 31u + static_cast<unsigned>(traits::arity);
+  i.builtin = find_v<builtin_ops, Op>;
+  if constexpr (requires { traits::batch_role; }) i.role = traits::batch_role;
+  if constexpr (requires { traits::zero_preserving; }) i.zero_preserving = traits::zero_preserving;
+  if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;
+  if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;
+  if constexpr (requires(graph& g, int* in) { traits::simplify(g, in); }) i.simplify = &simplify_thunk<Op>;
+  if constexpr (has_decomposition<Op>) i.decompose = &decompose_thunk<Op>;
+  if constexpr (result_v<Op> == value_kind::real && traits::arity > 0) {
+    if constexpr (has_jvp_rule<Op>) {
+      i.jvp = &jvp_thunk<Op>;
+      i.jvp_from = rule_source::own;
+    } else {
+      i.jvp = &forward_mode_reached_an_op_without_jvp_rule_or_decomposition<Op>;
+      i.jvp_from = has_decomposition<Op> ? rule_source::decomposition : rule_source::missing;
+    }
+    if constexpr (has_vjp_rule<Op>) {
+      i.vjp = &vjp_thunk<Op>;
+      i.vjp_from = rule_source::own;
+    } else {
+      i.vjp = &reverse_mode_reached_an_op_without_vjp_rule_or_decomposition<Op>;
+      i.vjp_from = has_decomposition<Op> ? rule_source::decomposition : rule_source::missing;
+    }
+  }
+  if constexpr (find_v<builtin_ops, Op> < 0 && result_v<Op> == value_kind::real && traits::arity > 0) {
+    if constexpr (has_scalar_kernel<Op>) {
+      i.kernel_f32 = &kernel_thunk<Op, float>;
+      i.kernel_f64 = &kernel_thunk<Op, double>;
+    }
+  }
+  i.batch_from = i.builtin >= 0              ? batch_kernel::own
+                 : has_decomposition<Op>     ? batch_kernel::decomposition
+                 : i.kernel_f64 != nullptr   ? batch_kernel::lanes
+                                             : batch_kernel::missing;
+  return i;
+}
+
+/// The description of op `Op` (see `op_ref`: a function, called when a pass runs).
+template <class Op>
+constexpr op_info describe() {
+  return make_op_info<Op>();
+}
+
+/// The op a node of `Op` holds: one function per op type, shared by every translation unit.
+template <class Op>
+constexpr op_ref ref_of() {
+  if constexpr (std::is_same_v<Op, input_op>)
+    return &input_info;
+  else if constexpr (std::is_same_v<Op, constant_op>)
+    return &constant_info;
+  else if constexpr (std::is_same_v<Op, get_op>)
+    return &get_info;
+  else
+    return &describe<Op>;
+}
+
+/// The traced value an op gives: a mask for comparisons, else a real.
+template <class Op>
+using traced_result_t = std::conditional_t<result_v<Op> == value_kind::boolean, bool_tracer, tracer>;
+
+template <class Op>
+constexpr traced_result_t<Op> wrap(graph* g, int id) {
+  if constexpr (result_v<Op> == value_kind::boolean)
+    return bool_tracer{g, id};
+  else
+    return tracer{id < 0 ? nullptr : g, id};
+}
+
+/// Records `Op(a...)` in the graph of its traced operands: simplification first, then a
+/// hash-consed node. Symbolic zeros reach only ops whose `simplify` handles them. (The
+/// declared return type matters: deducing it would instantiate the op's descriptor, whose
+/// rules call emit for the same op.)
+template <class Op, class... A>
+constexpr traced_result_t<Op> emit(const A&... a) {
+  static_assert(sizeof...(A) == arity_v<Op>);
+  graph* g = common_graph(a...);
+  if (g == nullptr) {
+    // Every operand is a symbolic zero or a number; derivative rules are skipped when all
+    // their tangents are zero, so only a rule written as `t * 2.0` could get here.
+    if constexpr ((traced<A> && ...) && requires { op_traits<Op>::zero_preserving; }) return wrap<Op>(nullptr, -1);
+    trace_error("calx internal: an op received only symbolic zeros and numbers");
+  }
+  int in[sizeof...(A) == 0 ? 1 : sizeof...(A)] = {};
+  int k = 0;
+  ((in[k++] = operand_id(g, a)), ...);
+  return wrap<Op>(g, emit_op(*g, ref_of<Op>(), in));
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_OPS_DESCRIBE_HPP

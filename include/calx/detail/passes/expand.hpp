@@ -1,0 +1,115 @@
+/// @file detail/passes/expand.hpp
+/// @brief The decompose pass: nodes whose op lacks what the next step needs are replaced by
+/// the op's decomposition, repeatedly, until none is left (a decomposition may use ops that
+/// have decompositions of their own). What "needs" means (`expand_for`):
+/// - `jvp` / `vjp`: the op has no rule of its own for that mode, so the transform of its
+///   decomposition serves as the rule;
+/// - `scalar`: straight-line code on float or double runs every op with a scalar kernel;
+/// - `simd`: SIMD loops run built-in kernels only; a user op's scalar kernel cannot take
+///   xsimd batches, so its decomposition runs instead (the generated batching rule).
+/// When nothing needs expanding, `expanded_t` is the program itself: no second IR is made.
+#ifndef CALX_DETAIL_PASSES_EXPAND_HPP
+#define CALX_DETAIL_PASSES_EXPAND_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
+#include <calx/detail/passes/autodiff.hpp>
+#include <calx/detail/passes/replay.hpp>
+#include <calx/tracer.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+enum class expand_for { jvp, vjp, scalar, simd };
+
+constexpr bool needs_expansion(const op_info& op, expand_for why) {
+  if (op.decompose == nullptr) return false;
+  switch (why) {
+    case expand_for::jvp: return op.jvp_from == rule_source::decomposition;
+    case expand_for::vjp: return op.vjp_from == rule_source::decomposition;
+    case expand_for::scalar: return !op.has_scalar_kernel();
+    case expand_for::simd: return !op.is_builtin();
+  }
+  return false;
+}
+
+template <class Nodes>
+constexpr bool any_needs_expansion(const Nodes& nodes, std::size_t n, expand_for why) {
+  for (std::size_t j = 0; j < n; ++j)
+    if (needs_expansion(nodes[j].op(), why)) return true;
+  return false;
+}
+
+/// One round: `r` (an IR or a graph of `n` nodes) replayed into `g` with every node that
+/// needs it replaced by its decomposition; `in_ids` are the new graph's inputs.
+template <class R>
+constexpr std::vector<int> expand_round(const R& r, std::size_t n, graph& g, const std::vector<int>& in_ids,
+                                        expand_for why) {
+  std::vector<int> map(n, -1);
+  tuple_parts parts(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const node& x = r.nodes[j];
+    if (x.is_input()) {
+      map[j] = in_ids[x.index()];
+    } else if (x.is_get() && parts.has(static_cast<std::size_t>(r.operand(j, 0)))) {
+      map[j] = parts.at(static_cast<std::size_t>(r.operand(j, 0)), static_cast<int>(x.value));
+    } else if (needs_expansion(x.op(), why)) {
+      int in[max_arity] = {};
+      for (int i = 0; i < x.arity; ++i) in[i] = map[r.operand(j, i)];
+      if (x.kind == value_kind::tuple)
+        x.op().decompose(g, in, parts.of(j, x.op().outputs));
+      else
+        x.op().decompose(g, in, &map[j]);
+    } else {
+      map[j] = replay_node(g, r, j, map);
+    }
+  }
+  return map;
+}
+
+/// `Inner` with its nodes expanded for `Why`.
+template <class Inner, expand_for Why>
+struct expand_source {
+  static constexpr graph build() {
+    const auto& r = materialized<Inner>::value;
+    using IR = typename materialized<Inner>::ir_type;
+    graph g;
+    std::vector<int> in_ids;
+    for (std::size_t i = 0; i < IR::input_count; ++i) in_ids.push_back(g.input(value_kind::real, r.nodes[r.inputs[i]].batched));
+    const std::vector<int> map = expand_round(r, IR::size, g, in_ids, Why);
+    for (int o : r.outputs) g.outputs.push_back(map[o]);
+    // Decompositions may use ops that need expanding too: repeat on the result.
+    for (int round = 0; any_needs_expansion(g.nodes, g.nodes.size(), Why); ++round) {
+      if (round == 32)
+        trace_error("calx: op decompositions nest more than 32 deep (does a decomposition use its own op?)");
+      graph h;
+      std::vector<int> hin;
+      for (int i : g.inputs) hin.push_back(h.input(value_kind::real, g.nodes[i].batched));
+      const std::vector<int> m = expand_round(g, g.nodes.size(), h, hin, Why);
+      for (int o : g.outputs) h.outputs.push_back(m[o]);
+      g = h;
+    }
+    return g;
+  }
+};
+
+template <class Inner, expand_for Why>
+constexpr bool expansion_needed() {
+  constexpr const auto& r = materialized<Inner>::value;
+  return any_needs_expansion(r.nodes, r.nodes.size(), Why);
+}
+
+/// The program `Inner` ready for `Why`: itself when nothing needs expanding.
+template <class Inner, expand_for Why>
+using expanded_t = std::conditional_t<expansion_needed<Inner, Why>(), expand_source<Inner, Why>, Inner>;
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_PASSES_EXPAND_HPP

@@ -1,0 +1,56 @@
+/// @file detail/passes/replay.hpp
+/// @brief `replay`: re-emitting a finished IR into another graph, inside constant evaluation.
+/// It is how a transformed function is inlined into the trace of an outer transform, and the
+/// first step of every pass.
+#ifndef CALX_DETAIL_PASSES_REPLAY_HPP
+#define CALX_DETAIL_PASSES_REPLAY_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/op_info.hpp>
+
+#include <cstddef>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// Operand ids of node `j` of IR (or graph) `r`, through `map`; at most `max_arity` of them.
+inline constexpr int max_arity = 64;
+
+/// Re-emits node `j` of IR `r` into `g`, with `map` giving the ids its operands became.
+/// Inputs are not replayed (the caller maps them).
+template <class IR>
+constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vector<int>& map) {
+  const node& n = r.nodes[j];
+  if (n.is_constant()) return g.constant(n.value, n.kind);
+  if (n.is_get()) return g.get(map[r.operand(j, 0)], static_cast<int>(n.value));
+  int in[max_arity] = {};
+  for (int i = 0; i < n.arity; ++i) in[i] = map[r.operand(j, i)];
+  return emit_op(g, n.op, in);
+}
+
+/// Re-emits every node of IR `r` into `g`, input i reading node `in_ids[i]`; returns the id
+/// each node became.
+template <class IR>
+constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<int>& in_ids) {
+  std::vector<int> map(IR::size, -1);
+  for (std::size_t j = 0; j < IR::size; ++j)
+    map[j] = r.nodes[j].is_input() ? in_ids[r.nodes[j].index()] : replay_node(g, r, j, map);
+  return map;
+}
+
+/// Inlines IR `r` into `g`: input i reads node `in_ids[i]`; returns the output ids.
+template <class IR>
+constexpr std::vector<int> replay(const IR& r, graph& g, const std::vector<int>& in_ids) {
+  const std::vector<int> map = replay_all(r, g, in_ids);
+  std::vector<int> out(IR::output_count, -1);
+  for (std::size_t o = 0; o < IR::output_count; ++o) out[o] = map[r.outputs[o]];
+  return out;
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_PASSES_REPLAY_HPP
