@@ -2,7 +2,8 @@
 #       -DINCLUDES=<dir>|<dir>... -P RunCompileFailTest.cmake
 #
 # MODE=fail: passes iff SOURCE does not compile and the compiler's output matches every
-#            `// EXPECT: <regex>` line of SOURCE.
+#            `// EXPECT: <regex>` line of SOURCE; with a line `// ERRORS: <n>`, the output
+#            must also hold exactly n errors (one message, no follow-on errors).
 # MODE=ok:   passes iff SOURCE compiles.
 # See CompileFailTest.cmake.
 cmake_minimum_required(VERSION 3.24)
@@ -53,3 +54,16 @@ foreach(line IN LISTS expect_lines)
   endif()
   message(STATUS "failed to compile with a message matching `${regex}`")
 endforeach()
+file(STRINGS "${SOURCE}" count_lines REGEX "^[ \t]*// ERRORS: [0-9]+")
+if(count_lines)
+  list(GET count_lines 0 count_line)
+  string(REGEX REPLACE "^[ \t]*// ERRORS: ([0-9]+).*" "\\1" expected_errors "${count_line}")
+  string(REPLACE ";" "," plain_output "${output}")  # a ';' would split a list element
+  string(REGEX MATCHALL "[^\n]*: error: [^\n]*" error_lines "${plain_output}")
+  list(LENGTH error_lines errors)
+  if(NOT errors EQUAL expected_errors)
+    message(FATAL_ERROR "failed to compile with ${errors} errors; exactly ${expected_errors} expected:\n"
+                        "${command_line}\n${output}")
+  endif()
+  message(STATUS "failed to compile with exactly ${errors} error(s)")
+endif()

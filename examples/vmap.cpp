@@ -49,8 +49,8 @@ int main() {
   // [structures]
   std::vector<std::array<double, 2>> points{{1.0, 0.0}, {0.0, 2.0}, {3.0, 4.0}};
   constexpr auto norm = [](auto p) { return calx::sqrt(p[0] * p[0] + p[1] * p[1]); };
-  auto normals = calx::vmap(calx::grad(norm))(points);                      // std::array of 2 columns
+  auto normals = calx::vmap(calx::grad(norm))(points);                      // normals[sample][element]
   // [structures]
-  std::printf("grad of norm: (%.3f, %.3f) (%.3f, %.3f) (%.3f, %.3f)\n", normals[0][0], normals[1][0],
-              normals[0][1], normals[1][1], normals[0][2], normals[1][2]);
+  std::printf("grad of norm: (%.3f, %.3f) (%.3f, %.3f) (%.3f, %.3f)\n", normals[0][0], normals[0][1],
+              normals[1][0], normals[1][1], normals[2][0], normals[2][1]);
 }

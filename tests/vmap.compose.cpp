@@ -151,7 +151,6 @@ TEMPLATE_TEST_CASE("vmap over a lambda calling calx::jvp: values and tangents pe
 TEMPLATE_TEST_CASE("vmap(hessian(f)) over std::array samples", "[vmap][hessian]", float, double) {
   using T = TestType;
   const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
-  using col = calx::batched<T>;
   using B = xsimd::batch<T>;
   for (std::size_t n : batch_sizes<T>()) {
     std::vector<std::array<T, 2>> p(n);
@@ -160,8 +159,12 @@ TEMPLATE_TEST_CASE("vmap(hessian(f)) over std::array samples", "[vmap][hessian]"
       p[i] = {sample<T>(i, -2, 2, 6), sample<T>(i, -2, 2, 7)};
       pc[0][i] = p[i][0], pc[1][i] = p[i][1];
     }
-    const auto h = calx::vmap(calx::hessian(h2))(p);
-    STATIC_REQUIRE(std::is_same_v<decltype(h), const std::array<std::array<col, 2>, 2>>);
+    // One 2x2 Hessian per sample: h[sample][a][b].
+    const auto hs = calx::vmap(calx::hessian(h2))(p);
+    STATIC_REQUIRE(std::is_same_v<decltype(hs), const calx::batched<std::array<std::array<T, 2>, 2>>>);
+    std::array<std::array<std::vector<T>, 2>, 2> h;
+    for (std::size_t a = 0; a < 2; ++a)
+      for (std::size_t b = 0; b < 2; ++b) h[a][b] = calx_test::column_of(hs, [&](const auto& s) { return s[a][b]; });
     const auto simd = simd_loop<T, 4>(n, [&](std::size_t i) {
       const auto hb = calx::hessian(h2)(std::array<B, 2>{group(pc[0], i), group(pc[1], i)});
       return std::array{hb[0][0], hb[0][1], hb[1][0], hb[1][1]};
@@ -183,7 +186,6 @@ TEMPLATE_TEST_CASE("vmap(hessian(f)) over std::array samples", "[vmap][hessian]"
 TEMPLATE_TEST_CASE("vmap(vmap(f)): a runtime batch of std::array<T, 4> rows", "[vmap]", float, double) {
   using T = TestType;
   const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
-  using col = calx::batched<T>;
   const auto program = calx::trace(fc, T{});
   for (std::size_t n : batch_sizes<T>()) {
     std::vector<std::array<T, 4>> rows(n);
@@ -191,10 +193,12 @@ TEMPLATE_TEST_CASE("vmap(vmap(f)): a runtime batch of std::array<T, 4> rows", "[
     for (auto& c : cols) c.resize(n);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < 4; ++j) rows[i][j] = cols[j][i] = sample<T>(i, -3, 3, 8 + static_cast<unsigned>(j));
-    // f's result per row is a std::array of 4 values, so the result is 4 columns: r[j][i]
-    // is f(rows[i][j]).
-    const auto r = calx::vmap(inner_vmap)(rows);
-    STATIC_REQUIRE(std::is_same_v<decltype(r), const std::array<col, 4>>);
+    // f's result per row is a std::array of 4 values, so the result is one std::array per
+    // row: r[i][j] is f(rows[i][j]), JAX's order (the outer mapped axis first).
+    const auto rs = calx::vmap(inner_vmap)(rows);
+    STATIC_REQUIRE(std::is_same_v<decltype(rs), const calx::batched<std::array<T, 4>>>);
+    std::array<std::vector<T>, 4> r;
+    for (std::size_t j = 0; j < 4; ++j) r[j] = calx_test::column_of(rs, [&](const auto& s) { return s[j]; });
     const auto simd = simd_loop<T, 4>(n, [&](std::size_t i) {
       return std::array{program(group(cols[0], i)), program(group(cols[1], i)), program(group(cols[2], i)),
                         program(group(cols[3], i))};
@@ -207,7 +211,7 @@ TEMPLATE_TEST_CASE("vmap(vmap(f)): a runtime batch of std::array<T, 4> rows", "[
     // The inner vmap alone, untransformed, on one row: a std::array result.
     if (n > 0) {
       const std::array<T, 4> one = calx::vmap(fc)(rows[0]);
-      for (std::size_t j = 0; j < 4; ++j) CHECK(one[j] == r[j][0]);
+      for (std::size_t j = 0; j < 4; ++j) CHECK(one[j] == rs[0][j]);
     }
   }
 }

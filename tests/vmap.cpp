@@ -216,18 +216,25 @@ TEMPLATE_TEST_CASE("vmap returns f's structure with column leaves; out_axes none
     STATIC_REQUIRE(std::is_same_v<decltype(pr), const std::pair<T, col>>);
     CHECK(calx_test::same_value(pr.first, T(w * 2)));
     check_column("pair: second", pr.second, n, [&](std::size_t i) { return x[i] - w; });
-    // A std::array of outputs: a std::array of columns.
+    // A std::array of outputs: one std::array per sample, indexed [sample][element] (JAX's
+    // order: the mapped axis first), so that vmap(f)(x)[i] == f(x[i]).
     const auto pw = calx::vmap(powers)(x);
-    STATIC_REQUIRE(std::is_same_v<decltype(pw), const std::array<col, 3>>);
-    check_column("array: x", pw[0], n, [&](std::size_t i) { return x[i]; });
-    check_column("array: x^2", pw[1], n, [&](std::size_t i) { return x[i] * x[i]; });
-    check_column("array: x^3", pw[2], n, [&](std::size_t i) { return x[i] * x[i] * x[i]; });
-    // Nested: a pair holding a column and an array of columns.
+    STATIC_REQUIRE(std::is_same_v<decltype(pw), const calx::batched<std::array<T, 3>>>);
+    check_column("array: x", calx_test::column_of(pw, [](const auto& s) { return s[0]; }), n,
+                 [&](std::size_t i) { return x[i]; });
+    check_column("array: x^2", calx_test::column_of(pw, [](const auto& s) { return s[1]; }), n,
+                 [&](std::size_t i) { return x[i] * x[i]; });
+    check_column("array: x^3", calx_test::column_of(pw, [](const auto& s) { return s[2]; }), n,
+                 [&](std::size_t i) { return x[i] * x[i] * x[i]; });
+    for (std::size_t i = 0; i < n; ++i) CHECK(pw[i] == powers(x[i]));
+    // Nested: a pair (split) holding a column and one std::array per sample.
     const auto mx = calx::vmap(mixed)(x);
-    STATIC_REQUIRE(std::is_same_v<decltype(mx), const std::pair<col, std::array<col, 2>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(mx), const std::pair<col, calx::batched<std::array<T, 2>>>>);
     check_column("nested: first", mx.first, n, [&](std::size_t i) { return x[i] + T(1); });
-    check_column("nested: second[0]", mx.second[0], n, [&](std::size_t i) { return x[i] * T(0.5); });
-    check_column("nested: second[1]", mx.second[1], n, [&](std::size_t i) { return x[i] * x[i]; });
+    check_column("nested: second[i][0]", calx_test::column_of(mx.second, [](const auto& s) { return s[0]; }), n,
+                 [&](std::size_t i) { return x[i] * T(0.5); });
+    check_column("nested: second[i][1]", calx_test::column_of(mx.second, [](const auto& s) { return s[1]; }), n,
+                 [&](std::size_t i) { return x[i] * x[i]; });
     // Outputs that are inputs themselves (batched and broadcast), and one node returned twice.
     const auto pt = calx::vmap(passthrough, calx::in_axes<0, calx::none>, calx::out_axes<0, calx::none, 0, 0>)(x, w);
     STATIC_REQUIRE(std::is_same_v<decltype(pt), const std::tuple<col, T, col, col>>);
@@ -250,7 +257,7 @@ TEST_CASE("vmap over an empty batch returns empty columns and still returns out_
   CHECK(b == 9.0);
   const auto every = calx::vmap(split, calx::in_axes<0, calx::none>)(none_x, 3.0);
   CHECK(std::get<1>(every).empty());
-  for (const auto& c : calx::vmap(powers)(none_x)) CHECK(c.empty());
+  CHECK(calx::vmap(powers)(none_x).empty());
 }
 
 }  // namespace

@@ -32,6 +32,17 @@
 #define CALX_INLINE_LAMBDA
 #endif
 
+// CALX_ASSERT(cond, msg): a check of a caller's precondition (an index in range, ...) that
+// aborts with `msg` and the location. On unless NDEBUG is defined, like assert(); define
+// CALX_ENABLE_ASSERTS to keep it in release builds. Never in device code.
+#if (!defined(NDEBUG) || defined(CALX_ENABLE_ASSERTS)) && !defined(__CUDA_ARCH__)
+#define CALX_ASSERTS 1
+#define CALX_ASSERT(cond, msg) ((cond) ? static_cast<void>(0) : ::calx::detail::assertion_failed(msg, #cond, __FILE__, __LINE__))
+#else
+#define CALX_ASSERTS 0
+#define CALX_ASSERT(cond, msg) static_cast<void>(0)
+#endif
+
 // Concept checks with fix-it messages are on by default; translation units that are
 // rebuilt often may define CALX_DISABLE_CONCEPT_CHECKS to skip the diagnose paths.
 #ifdef CALX_DISABLE_CONCEPT_CHECKS

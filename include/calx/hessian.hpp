@@ -19,7 +19,7 @@ struct hessian_fn {
   template <class F, class... Opts>
   constexpr auto operator()(const F& f, const Opts&... opts) const {
     using inner = decltype(detail::derivative_fn<detail::derivative_kind::jacrev>{}(f, opts...));
-    return detail::derivative_fn<detail::derivative_kind::jacfwd>{}(inner{}, opts...);
+    return detail::derivative_fn<detail::derivative_kind::jacfwd>{}(detail::make_stateless<inner>(), opts...);
   }
 };
 inline constexpr hessian_fn hessian{};

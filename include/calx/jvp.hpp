@@ -48,7 +48,11 @@ struct jvp_fn {
   template <class F, bool Aux, class... A, class... TA>
   static constexpr auto compute(const std::tuple<const A&...>& primals, const TA&... t) {  // NOLINT
     using namespace detail;
-    if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
+    constexpr bool no_integers = !(has_integer_v<A> || ...);
+    static_assert(no_integers, CALX_MSG_INTEGER_PRIMAL("jvp"));
+    if constexpr (!no_integers) {
+      return invalid_program{};
+    } else if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
       using L = typename C::leaf;
       constexpr bool same = matches<L, A...>::template structure_of<TA...>();

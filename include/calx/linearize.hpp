@@ -62,9 +62,11 @@ struct linearize_fn {
     static_assert(stateless, CALX_MSG_CAPTURES_IN("linearize"));
     constexpr bool flat_args = !(has_batch_v<A> || ...);
     static_assert(!stateless || flat_args, CALX_MSG_BATCH_PARTIAL("linearize"));
+    constexpr bool no_integers = !(has_integer_v<A> || ...);
+    static_assert(!stateless || !flat_args || no_integers, CALX_MSG_INTEGER_PRIMAL("linearize"));
     // Nested, not joined with &&: the tracing diagnosis must not run (and report again)
     // for a function already refused above.
-    if constexpr (stateless && flat_args)
+    if constexpr (stateless && flat_args && no_integers)
       return traced<F, Aux>(a...);
     else
       return invalid_program{};

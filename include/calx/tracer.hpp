@@ -20,6 +20,15 @@ struct tracer {
   detail::graph* graph = nullptr;
   int id = -1;
   constexpr bool is_zero() const { return id < 0; }
+
+  /// Not a conversion: the message for a traced value used where a plain double is needed,
+  /// most often `std::sin(x)` or another std:: math function (a traced value has no number
+  /// while the function is traced; calx::sin records the operation).
+  template <std::same_as<double> D>
+  constexpr operator D() const {
+    static_assert(detail::always_false_v<D>, CALX_MSG_STD_MATH);
+    return 0;
+  }
 };
 
 /// A traced comparison: a mask node. It cannot become a `bool`: tracing records one program

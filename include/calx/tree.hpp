@@ -29,6 +29,12 @@ struct is_extra_leaf : std::false_type {};
 template <class T>
 concept tree_leaf = std::is_floating_point_v<T> || std::same_as<T, tracer> || detail::is_extra_leaf<T>::value;
 
+/// An integer leaf: an argument that is passed to the function (as a traced value, converted
+/// to the program's precision) but never differentiated or batched, like JAX's static
+/// arguments. It does not decide the program's precision.
+template <class T>
+concept integer_leaf = std::is_integral_v<T> && !std::same_as<T, bool>;
+
 namespace detail {
 
 /// Marks a batched input in the argument structures calx traces (the function itself
@@ -37,14 +43,26 @@ struct batched_leaf {};
 
 template <class T>
 struct tree_traits {
-  static constexpr bool valid = tree_leaf<T> || std::is_same_v<T, batched_leaf>;
+  static constexpr bool valid = tree_leaf<T> || integer_leaf<T> || std::is_same_v<T, batched_leaf>;
   static constexpr bool has_batch = std::is_same_v<T, batched_leaf>;
+  static constexpr bool has_integer = integer_leaf<T>;
   static constexpr std::size_t leaves = 1;
   template <class L>
   using rebind = L;
-  using first_leaf = T;
+  /// The precision the leaves ask for: the first float/double leaf (void: none).
+  using first_leaf = std::conditional_t<integer_leaf<T>, void, T>;
   template <class L>
-  static constexpr bool uniform = std::is_same_v<T, L>;
+  static constexpr bool uniform = std::is_same_v<T, L> || integer_leaf<T>;
+};
+
+/// The first of `T...` that is not void, or void.
+template <class... T>
+struct first_non_void {
+  using type = void;
+};
+template <class T, class... R>
+struct first_non_void<T, R...> {
+  using type = std::conditional_t<std::is_void_v<T>, typename first_non_void<R...>::type, T>;
 };
 
 /// A runtime batch of floats or doubles as an argument: one flat input with one value per
@@ -53,6 +71,7 @@ template <class T>
 struct batch_tree_traits {
   static constexpr bool valid = std::is_floating_point_v<T>;
   static constexpr bool has_batch = true;
+  static constexpr bool has_integer = false;
   static constexpr std::size_t leaves = 1;
   template <class L>
   using rebind = std::conditional_t<std::is_same_v<L, tracer>, batched_leaf, batched<L>>;
@@ -69,6 +88,7 @@ template <class T, std::size_t N>
 struct tree_traits<std::array<T, N>> {
   static constexpr bool valid = tree_traits<T>::valid;
   static constexpr bool has_batch = tree_traits<T>::has_batch;
+  static constexpr bool has_integer = tree_traits<T>::has_integer;
   static constexpr std::size_t leaves = N * tree_traits<T>::leaves;
   template <class L>
   using rebind = std::array<typename tree_traits<T>::template rebind<L>, N>;
@@ -81,10 +101,11 @@ template <class... T>
 struct tree_traits<std::tuple<T...>> {
   static constexpr bool valid = (tree_traits<T>::valid && ...);
   static constexpr bool has_batch = (tree_traits<T>::has_batch || ...);
+  static constexpr bool has_integer = (tree_traits<T>::has_integer || ...);
   static constexpr std::size_t leaves = (std::size_t{0} + ... + tree_traits<T>::leaves);
   template <class L>
   using rebind = std::tuple<typename tree_traits<T>::template rebind<L>...>;
-  using first_leaf = typename tree_traits<std::tuple_element_t<0, std::tuple<T..., double>>>::first_leaf;
+  using first_leaf = typename first_non_void<typename tree_traits<T>::first_leaf...>::type;
   template <class L>
   static constexpr bool uniform = (tree_traits<T>::template uniform<L> && ...);
 };
@@ -93,10 +114,11 @@ template <class A, class B>
 struct tree_traits<std::pair<A, B>> {
   static constexpr bool valid = tree_traits<A>::valid && tree_traits<B>::valid;
   static constexpr bool has_batch = tree_traits<A>::has_batch || tree_traits<B>::has_batch;
+  static constexpr bool has_integer = tree_traits<A>::has_integer || tree_traits<B>::has_integer;
   static constexpr std::size_t leaves = tree_traits<A>::leaves + tree_traits<B>::leaves;
   template <class L>
   using rebind = std::pair<typename tree_traits<A>::template rebind<L>, typename tree_traits<B>::template rebind<L>>;
-  using first_leaf = typename tree_traits<A>::first_leaf;
+  using first_leaf = typename first_non_void<typename tree_traits<A>::first_leaf, typename tree_traits<B>::first_leaf>::type;
   template <class L>
   static constexpr bool uniform = tree_traits<A>::template uniform<L> && tree_traits<B>::template uniform<L>;
 };
@@ -116,10 +138,14 @@ inline constexpr bool leaves_are_v = tree_traits<std::remove_cvref_t<T>>::templa
 template <class T>
 inline constexpr bool has_batch_v = tree_traits<std::remove_cvref_t<T>>::has_batch;
 
+/// Whether `T` holds an integer leaf.
+template <class T>
+inline constexpr bool has_integer_v = tree_traits<std::remove_cvref_t<T>>::has_integer;
+
 /// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
 template <class T, class L>
 CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
-  if constexpr (tree_leaf<T>) {
+  if constexpr (tree_leaf<T> || integer_leaf<T>) {
     *out = static_cast<L>(t);
     return out + 1;
   } else {

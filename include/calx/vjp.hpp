@@ -68,9 +68,11 @@ struct vjp_fn {
     static_assert(stateless, CALX_MSG_CAPTURES_IN("vjp"));
     constexpr bool flat_args = !(has_batch_v<A> || ...);
     static_assert(!stateless || flat_args, CALX_MSG_BATCH_PARTIAL("vjp"));
+    constexpr bool no_integers = !(has_integer_v<A> || ...);
+    static_assert(!stateless || !flat_args || no_integers, CALX_MSG_INTEGER_PRIMAL("vjp"));
     // Nested, not joined with &&: the tracing diagnosis must not run (and report again)
     // for a function already refused above.
-    if constexpr (stateless && flat_args)
+    if constexpr (stateless && flat_args && no_integers)
       return traced<F, Aux>(a...);
     else
       return invalid_program{};

@@ -152,6 +152,16 @@ void check_column(const std::string& what, const Column& got, std::size_t n, Wan
   CHECK(bad == 0);
 }
 
+/// The column `pick(r[i])` of a per-sample result `r` (one structure per sample, indexed
+/// r[sample][...]): what check_column compares.
+template <class Result, class Pick>
+auto column_of(const Result& r, Pick&& pick) {
+  using T = std::remove_cvref_t<decltype(pick(r[0]))>;
+  std::vector<T> c(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) c[i] = pick(r[i]);
+  return c;
+}
+
 /// A SIMD group of samples [i, i + W) of a column; lanes past the end repeat the last
 /// sample, as vmap's loop pads its tail.
 template <class T>

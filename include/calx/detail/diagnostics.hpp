@@ -11,6 +11,12 @@
   "value). calx traces the function once at compile time, so it cannot branch on values: "     \
   "use calx::where(cond, a, b) to select, and calx::min / calx::max instead of std::min / std::max"
 
+#define CALX_MSG_STD_MATH                                                                      \
+  "calx: a traced value (calx::tracer) is used where a plain double is needed, most often by a "  \
+  "std:: math function: write calx::sin, calx::exp, calx::pow, calx::abs, ... instead of "      \
+  "std::sin, std::exp, std::pow, std::abs (they record the operation, and still work on plain "  \
+  "numbers). While calx traces the function a value has no number to convert"
+
 #define CALX_MSG_CAPTURES                                                                      \
   "calx: the function has state (a lambda with captures, or a function object with data "      \
   "members); calx traces functions at compile time and needs a stateless callable. Pass the "  \
@@ -29,8 +35,8 @@
   "If the next error shows a call to calx::detail::trace_error, its text says what calx found"
 
 #define CALX_MSG_BAD_LEAF                                                                      \
-  "calx: unsupported argument type. Arguments are float or double scalars, or std::array, "    \
-  "std::tuple or std::pair of them (nested as you like)"
+  "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \
+  "are never differentiated), or std::array, std::tuple or std::pair of them (nested as you like)"
 
 #define CALX_MSG_MIXED_PRECISION                                                               \
   "calx: the arguments mix float and double leaves; calx compiles one program per precision. " \
@@ -62,6 +68,14 @@
 #define CALX_MSG_ARGNUMS_RANGE(api)                                                            \
   "calx::" api ": an index in calx::argnums is out of range for the number of arguments the "   \
   "function was called with (valid: 0 .. n-1, or -n .. -1 counting from the end)"
+#define CALX_MSG_ARGNUMS_INTEGER(api)                                                          \
+  "calx::" api ": calx::argnums names an argument with integer values; integers are passed to "  \
+  "the function but never differentiated (like JAX's static arguments). Leave it out of "         \
+  "calx::argnums, or pass it as a float or double to differentiate it"
+#define CALX_MSG_INTEGER_PRIMAL(api)                                                           \
+  "calx::" api ": a primal has integer values; " api " differentiates every primal, and integers " \
+  "are never differentiated. Wrap the function in a lambda that takes the integer as a fixed "     \
+  "argument (or use calx::grad / calx::jacfwd with calx::argnums)"
 #define CALX_MSG_ARGNUMS_UNIQUE(api) "calx::" api ": calx::argnums names the same argument twice"
 #define CALX_MSG_BAD_OPTION(api)                                                               \
   "calx::" api ": unknown option; the options are calx::argnums<...> and calx::has_aux"
@@ -92,17 +106,23 @@
 #define CALX_MSG_NOTHING_BATCHED                                                               \
   "calx::vmap: no argument is batched; give at least one argument in_axes 0"
 #define CALX_MSG_BATCH_SOURCE                                                                  \
-  "calx::vmap: an argument with in_axes 0 must be a batch: a std::vector, std::span or "         \
-  "std::array whose elements are float, double, or std::array/std::tuple/std::pair of them"
+  "calx::vmap: an argument with in_axes 0 must be a batch: a std::vector, std::span, "            \
+  "calx::batched or std::array whose elements are float, double, or std::array/std::tuple/"       \
+  "std::pair of them (integers are not batched: give them calx::none)"
 #define CALX_MSG_STATIC_LENGTHS                                                                \
   "calx::vmap: batched std::array arguments must all have the same length"
 #define CALX_MSG_BROADCAST_BATCH                                                               \
   "calx::vmap: an argument with calx::none (broadcast to every sample) is a batch (a "             \
   "std::vector or std::span); give it in_axes 0, or pass one sample's value"
 #define CALX_MSG_INTO_STRUCTURE                                                                \
-  "calx::vmap: .into(out): out must have the result's structure, with a column (std::span, "       \
-  "std::vector, calx::batched, std::array) for each per-sample output and a number for each "      \
-  "calx::none output"
+  "calx::vmap: .into(out): out must have the result's structure: for each per-sample result X a "   \
+  "contiguous range of X (std::span<X>, std::vector<X>, calx::batched<X>, std::array<X, N>) or, "   \
+  "where X is a std::array/tuple/pair, the same std::array/tuple/pair of such ranges; and an X "    \
+  "for each calx::none output"
+#define CALX_MSG_INTO_TEMPORARY                                                                \
+  "calx::vmap: .into(out) got a temporary container, which would be destroyed with the results "    \
+  "written into it; pass a named buffer, or a view of one (std::span, or a tuple of spans and "      \
+  "references)"
 #define CALX_MSG_VMAP_OPTION "calx::vmap: unknown option; the options are calx::in_axes<...> and calx::out_axes<...>"
 
 #define CALX_MSG_BATCH_JACOBIAN(api)                                                           \

@@ -8,15 +8,18 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/batched.hpp>
-#include <calx/detail/exec/simd_executor.hpp>
+#include <calx/detail/call/batch_inputs.hpp>
+#include <calx/detail/call/run.hpp>
 #include <calx/detail/call/transform_support.hpp>
-#include <calx/detail/call/views.hpp>
+#include <calx/detail/exec/simd_executor.hpp>
 
 #include <xsimd/xsimd.hpp>
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <tuple>
+#include <utility>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
@@ -35,6 +38,36 @@ template <class Program, class Tree, class L, std::size_t First>
 using result_tree_t =
     rebind_t<Tree, std::conditional_t<any_batched_output<Program>(First, leaf_count_v<Tree>), batched<L>, L>>;
 
+/// Output views of a result structure: `Spec` is the traced output; each leaf of `r` is a
+/// column (something with data() and size()) or a number.
+template <class Spec, class L, class R>
+void collect_leaf_outputs(R& r, output_view<L>*& out, std::size_t batch, const char* api) {
+  if constexpr (!requires { std::tuple_size<Spec>::value; }) {
+    if constexpr (requires { r.data(); r.size(); }) {
+      if (r.size() != batch)
+        invalid_argument(std::string(api) + ": an output buffer has " + std::to_string(r.size()) +
+                         " elements for a batch of " + std::to_string(batch));
+      (out++)->column = r.data();
+    } else {
+      (out++)->scalar = &r;
+    }
+  } else {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (collect_leaf_outputs<std::tuple_element_t<I, Spec>, L>(std::get<I>(r), out, batch, api), ...);
+    }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
+  }
+}
+
+/// Sizes every runtime column of a result structure to the batch.
+template <class R>
+void resize_columns(R& r, std::size_t batch) {
+  if constexpr (requires { r.resize(batch); }) {
+    r.resize(batch);
+  } else if constexpr (requires { std::tuple_size<R>::value; }) {
+    std::apply([&](auto&... e) { (resize_columns(e, batch), ...); }, r);
+  }
+}
+
 /// Runs `Program` on `args` (leaves numbers or batches); `Spec` is the traced structure of
 /// all its outputs, `Result` the same structure with number or column leaves.
 template <class Program, class Spec, class Result, class L, class... Args>
@@ -49,7 +82,7 @@ Result batched_call(const char* api, const Args&... args) {
   resize_columns(r, len.size);
   std::array<output_view<L>, leaf_count_v<Spec> == 0 ? 1 : leaf_count_v<Spec>> out{};
   output_view<L>* op = out.data();
-  collect_outputs<Spec, L>(r, op, len.size, api);
+  collect_leaf_outputs<Spec, L>(r, op, len.size, api);
   batch_executor<lowered_t<Program, xsimd::batch<L>>, L, xsimd::default_arch>::run(in.data(), out.data(), len.size, 1);
   return r;
 }

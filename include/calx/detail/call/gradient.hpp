@@ -27,7 +27,7 @@ enum class derivative_kind { grad, value_and_grad, jacfwd, jacrev };
   static_assert((kind) != derivative_kind::jacfwd || (cond), MSG("jacfwd"));              \
   static_assert((kind) != derivative_kind::jacrev || (cond), MSG("jacrev"))
 
-template <derivative_kind Kind, class Info, bool AuxOk, bool Scalar>
+template <derivative_kind Kind, class Info, bool AuxOk, bool Scalar, bool PicksIntegers>
 constexpr bool diagnose_derivative() {
   if constexpr (Kind == derivative_kind::grad) {
     CALX_CHECK_ARGNUMS("grad", Info);
@@ -39,6 +39,8 @@ constexpr bool diagnose_derivative() {
     CALX_CHECK_ARGNUMS("jacrev", Info);
   }
   if constexpr (Info::ok) {
+    CALX_ASSERT_API(Kind, !PicksIntegers, CALX_MSG_ARGNUMS_INTEGER);
+    if constexpr (PicksIntegers) return false;
     CALX_ASSERT_API(Kind, AuxOk, CALX_MSG_AUX_PAIR);
     constexpr bool scalar_ok = Scalar || Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev;
     if constexpr (AuxOk) {
@@ -47,6 +49,19 @@ constexpr bool diagnose_derivative() {
     return AuxOk && scalar_ok;
   }
   return false;
+}
+
+/// Whether argnums `Info` (checked) names an argument with an integer leaf.
+template <class Info, class... A>
+constexpr bool picks_integers() {
+  if constexpr (!Info::ok) {
+    return false;
+  } else {
+    constexpr bool ints[] = {has_integer_v<A>..., false};
+    for (std::size_t k : Info::picks)
+      if (ints[k]) return true;
+    return false;
+  }
 }
 
 /// `F`'s derivative with respect to the arguments `Argnums`, of kind `Kind`.
@@ -59,7 +74,7 @@ struct derivative_transform {
       using Split = split_output<typename C::output_tree, Aux>;
       using Info = argnums_info<Argnums, sizeof...(A)>;
       using V = typename Split::value;
-      if constexpr (diagnose_derivative<Kind, Info, Split::valid, std::is_same_v<V, tracer>>())
+      if constexpr (diagnose_derivative<Kind, Info, Split::valid, std::is_same_v<V, tracer>, picks_integers<Info, A...>()>())
         return compute<C, Split, Info>(a...);
       else
         return invalid_program{};

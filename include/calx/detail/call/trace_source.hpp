@@ -7,11 +7,13 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/diagnostics.hpp>
+#include <calx/detail/invalid_program.hpp>
 #include <calx/detail/ir/graph.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -76,27 +78,33 @@ constexpr void collect_outputs(graph& g, const Tree& t) {
   }
 }
 
-/// Returned after a failed diagnosis so that only calx's message is shown, not errors
-/// about using its result.
-struct invalid_program {
-  template <class... A>
-  constexpr double operator()(const A&...) const { return 0; }
-};
-
-/// What calx can trace: an empty, default-constructible callable (a captureless lambda or
-/// an empty function object), which calx rebuilds as `F{}` inside constant evaluation.
+/// What calx can trace: an empty callable (a captureless lambda, an empty function object, or
+/// a lambda with a capture-default that captures nothing), which calx makes anew inside
+/// constant evaluation.
 template <class F>
-inline constexpr bool stateless_v = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+inline constexpr bool stateless_v =
+    std::is_empty_v<F> && (std::is_default_constructible_v<F> || std::is_trivially_copyable_v<F>);
+
+/// A value of the stateless callable type `F`. A lambda with a capture-default (`[&]`) has no
+/// default constructor even when it captures nothing; being empty and trivially copyable, it
+/// is made from a byte instead.
+template <class F>
+constexpr F make_stateless() {
+  if constexpr (std::is_default_constructible_v<F>)
+    return F{};
+  else
+    return std::bit_cast<F>(static_cast<unsigned char>(0));
+}
 
 /// `F` traced on argument structures `Trees...` (leaves: tracer).
 template <class F, class... Trees>
 struct trace_source {
-  using output_tree = std::remove_cvref_t<decltype(F{}(std::declval<const call_tree_t<Trees>&>()...))>;
+  using output_tree = std::remove_cvref_t<decltype(std::declval<const F&>()(std::declval<const call_tree_t<Trees>&>()...))>;
   static constexpr graph build() {
     graph g;
     // Braced initialisation numbers the inputs left to right.
     std::tuple<call_tree_t<Trees>...> args{make_inputs<Trees>(g)...};
-    collect_outputs(g, std::apply(F{}, args));
+    collect_outputs(g, std::apply(make_stateless<F>(), args));
     return g;
   }
 };
@@ -153,6 +161,11 @@ constexpr invalid_program tracing_failed() {
   return {};
 }
 
+/// The arguments' precision: their first float or double leaf (integer leaves do not count),
+/// double when there is none.
+template <class... A>
+using common_leaf_t = typename first_non_void<typename tree_traits<std::remove_cvref_t<A>>::first_leaf..., double>::type;
+
 /// The arguments' common leaf type, checked: every leaf float or every leaf double
 /// (or every leaf a tracer, inside an outer trace).
 template <class... A>
@@ -160,7 +173,7 @@ constexpr bool diagnose_arguments() {
   constexpr bool valid = (tree_traits<std::remove_cvref_t<A>>::valid && ...);
   static_assert(valid, CALX_MSG_BAD_LEAF);
   if constexpr (valid && sizeof...(A) > 0) {
-    using L = typename tree_traits<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A...>>>>::first_leaf;
+    using L = common_leaf_t<A...>;
     constexpr bool same = (leaves_are_v<A, L> && ...);
     static_assert(same, CALX_MSG_MIXED_PRECISION);
     return same;
@@ -168,8 +181,6 @@ constexpr bool diagnose_arguments() {
   return valid;
 }
 
-template <class... A>
-using common_leaf_t = typename tree_traits<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., double>>>>::first_leaf;
 
 }  // namespace detail
 CALX_END_NAMESPACE

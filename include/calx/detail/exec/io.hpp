@@ -20,11 +20,15 @@ struct input_view {
   T value{};
 };
 
-/// One flat output: a column (`column` + `stride` bytes per sample) or a single value.
+/// One flat output: a column (`column` + `stride` bytes per sample; a stride of sizeof(T) is
+/// contiguous) or a single value.
 template <class T>
 struct output_view {
   T* column = nullptr;
+  std::size_t stride = sizeof(T);
   T* scalar = nullptr;
+  /// The value of sample i.
+  T& at(std::size_t i) const { return *reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(column) + i * stride); }
 };
 
 }  // namespace detail

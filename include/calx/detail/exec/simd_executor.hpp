@@ -178,12 +178,12 @@ struct batch_executor {
     constexpr int id = ir.outputs[O];
     if constexpr (plan.stage_of[id] == stage::loop) {
       const B v = loop.real[plan.slot[id]];
-      if constexpr (Full) {
+      if (Full && out[O].stride == sizeof(T)) {
         v.store_unaligned(out[O].column + i);
-      } else {
+      } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
         alignas(64) T lanes[W];
         v.store_aligned(lanes);
-        for (std::size_t l = 0; l < count; ++l) out[O].column[i + l] = lanes[l];
+        for (std::size_t l = 0; l < count; ++l) out[O].at(i + l) = lanes[l];
       }
     }
   }
@@ -228,9 +228,18 @@ struct batch_executor {
       if constexpr (plan.stage_of[id] != stage::loop) {
         const T v = scalar_reader{pre, post}(operand_c<id>{});
         if (out[K].scalar != nullptr) *out[K].scalar = v;
-        if (out[K].column != nullptr) std::fill(out[K].column, out[K].column + batch, v);
+        if (out[K].column != nullptr)
+          for (std::size_t i = 0; i < batch; ++i) out[K].at(i) = v;
       }
     });
+  }
+
+  static void run_chunk(bool contiguous, const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
+                        std::size_t begin, std::size_t end, T* partial) {
+    if (contiguous)
+      run_chunk<true>(pre, in, out, begin, end, partial);
+    else
+      run_chunk<false>(pre, in, out, begin, end, partial);
   }
 
   /// Evaluates the program for `batch` samples using up to `threads` threads.
@@ -241,15 +250,20 @@ struct batch_executor {
     bool contiguous = true;
     for (std::size_t k = 0; k < IRT::input_count; ++k)
       if (ir.nodes[ir.inputs[k]].batched) contiguous = contiguous && in[k].stride == sizeof(T);
+    if (batch <= batch_chunk) {  // one chunk: no threads, nothing allocated (small batches)
+      T totals[R == 0 ? 1 : R] = {};
+      run_chunk(contiguous, pre, in, out, 0, batch, totals);
+      if constexpr (R > 0 || plan.slots[2][0] > 0 || plan.slots[2][1] > 0)
+        run_scalar_stage<stage::post>(pre, post, in, totals, batch);
+      write_once(pre, post, out, batch);
+      return;
+    }
     const std::size_t chunks = (batch + batch_chunk - 1) / batch_chunk;
     std::vector<T> partial(chunks * R);  // allocated once, before the loop
     auto work = [&](std::size_t c0, std::size_t c1) {
       for (std::size_t c = c0; c < c1; ++c) {
         const std::size_t b = c * batch_chunk, e = std::min(batch, b + batch_chunk);
-        if (contiguous)
-          run_chunk<true>(pre, in, out, b, e, partial.data() + c * R);
-        else
-          run_chunk<false>(pre, in, out, b, e, partial.data() + c * R);
+        run_chunk(contiguous, pre, in, out, b, e, partial.data() + c * R);
       }
     };
     // Asked once per process: hardware_concurrency() reads /sys on every call.

@@ -1,0 +1,149 @@
+/// @file detail/call/batch_outputs.hpp
+/// @brief The results of a batched run: their types, and the `output_view`s the executor
+/// writes through, whether calx allocates the results or the caller gives buffers (`.into`).
+///
+/// A per-sample output `Out` (tracer leaves) becomes:
+/// - for a std::tuple or std::pair, the same tuple or pair of results, one per element (as JAX
+///   returns a tuple of batched outputs);
+/// - for anything else X (a scalar, a std::array, ...), one X per sample, indexed
+///   `r[sample]...`: `calx::batched<X>`, or `std::array<X, N>` for a batch of compile-time
+///   length N; or one X for an output that does not depend on the batch (out_axes none).
+/// A destination for `.into` has that structure, except that where the result has a batch of
+/// structures X, it may also give the structure of batches (one column per element of a
+/// std::array, say), so that results can be written into the caller's own columns.
+#ifndef CALX_DETAIL_CALL_BATCH_OUTPUTS_HPP
+#define CALX_DETAIL_CALL_BATCH_OUTPUTS_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/batched.hpp>
+#include <calx/detail/call/batch_inputs.hpp>
+#include <calx/detail/exec/io.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+template <class T>
+inline constexpr bool is_tuple_like_node_v = false;
+template <class... T>
+inline constexpr bool is_tuple_like_node_v<std::tuple<T...>> = true;
+template <class A, class B>
+inline constexpr bool is_tuple_like_node_v<std::pair<A, B>> = true;
+
+/// The batch of a result leaf: `calx::batched<X>` (runtime length) or `std::array<X, N>`.
+template <std::size_t N>
+struct batch_of {
+  template <class X>
+  using type = std::conditional_t<N == std::dynamic_extent, batched<X>, std::array<X, N == std::dynamic_extent ? 1 : N>>;
+};
+
+/// The result for per-sample output `Out` with leaves `L`; `Once`: returned once, not per
+/// sample.
+template <class Out, class L, class Batch, bool Once>
+struct result_of {
+  using type = std::conditional_t<Once, rebind_t<Out, L>, typename Batch::template type<rebind_t<Out, L>>>;
+};
+template <class... T, class L, class Batch, bool Once>
+struct result_of<std::tuple<T...>, L, Batch, Once> {
+  using type = std::tuple<typename result_of<T, L, Batch, Once>::type...>;
+};
+template <class A, class B, class L, class Batch, bool Once>
+struct result_of<std::pair<A, B>, L, Batch, Once> {
+  using type = std::pair<typename result_of<A, L, Batch, Once>::type, typename result_of<B, L, Batch, Once>::type>;
+};
+
+/// Whether `D` holds one `X` per sample, contiguously.
+template <class D, class X>
+concept sample_range = requires(D& d) {
+  { d.data() } -> std::convertible_to<const X*>;
+  d.size();
+} && std::is_same_v<std::remove_cvref_t<decltype(*std::declval<D&>().data())>, X>;
+
+/// Whether destination `D` can receive output `Spec` (tracer leaves) with leaves `L`;
+/// `Once` outputs take values, the others batches.
+template <class Spec, class L, class D, bool Once>
+constexpr bool dest_matches() {
+  using X = rebind_t<Spec, L>;
+  using DD = std::remove_cvref_t<D>;
+  if constexpr (Once) {
+    return std::is_same_v<DD, X>;
+  } else if constexpr (sample_range<DD, X>) {
+    return true;
+  } else if constexpr (std::is_same_v<Spec, tracer>) {
+    return false;
+  } else if constexpr (requires { std::tuple_size<DD>::value; } && requires { std::tuple_size<Spec>::value; }) {
+    if constexpr (std::tuple_size_v<DD> != std::tuple_size_v<Spec>) {
+      return false;
+    } else {
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (dest_matches<std::tuple_element_t<I, Spec>, L, std::tuple_element_t<I, DD>, Once>() && ...);
+      }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
+    }
+  } else {
+    return false;
+  }
+}
+
+/// Adds the leaves of `x` (a structure of `L`) to `out`, in flattening order.
+template <class L, class X>
+void leaf_addresses(X& x, L**& out) {
+  if constexpr (std::is_same_v<std::remove_const_t<X>, L>)
+    *out++ = &x;
+  else
+    std::apply([&](auto&... e) { (leaf_addresses<L>(e, out), ...); }, x);
+}
+
+/// Output views of destination `d` for output `Spec`: scalars for `Once` outputs, strided
+/// columns for batches. Throws std::invalid_argument when a batch's length is not `batch`.
+template <class Spec, class L, bool Once, class D>
+void collect_dest(D& d, output_view<L>*& out, std::size_t batch, const char* api) {
+  using X = rebind_t<Spec, L>;
+  using DD = std::remove_cvref_t<D>;
+  if constexpr (Once) {
+    std::array<L*, leaf_count_v<Spec> == 0 ? 1 : leaf_count_v<Spec>> p{};
+    L** q = p.data();
+    leaf_addresses<L>(d, q);
+    for (std::size_t k = 0; k < leaf_count_v<Spec>; ++k) (out++)->scalar = p[k];
+  } else if constexpr (sample_range<DD, X>) {
+    if (static_cast<std::size_t>(d.size()) != batch)
+      invalid_argument(std::string(api) + ": an output buffer has " + std::to_string(d.size()) +
+                       " elements for a batch of " + std::to_string(batch));
+    if (batch == 0) {
+      out += leaf_count_v<Spec>;
+      return;
+    }
+    X& first = d.data()[0];
+    std::array<L*, leaf_count_v<Spec>> p{};
+    L** q = p.data();
+    leaf_addresses<L>(first, q);
+    for (L* leaf : p) *out++ = output_view<L>{leaf, sizeof(X), nullptr};
+  } else {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (collect_dest<std::tuple_element_t<I, Spec>, L, Once>(std::get<I>(d), out, batch, api), ...);
+    }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
+  }
+}
+
+/// Sizes every runtime batch of a result to `batch` samples.
+template <class R>
+void resize_results(R& r, std::size_t batch) {
+  if constexpr (requires { r.resize(batch); })
+    r.resize(batch);
+  else if constexpr (is_tuple_like_node_v<R>)
+    std::apply([&](auto&... e) { (resize_results(e, batch), ...); }, r);
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_CALL_BATCH_OUTPUTS_HPP

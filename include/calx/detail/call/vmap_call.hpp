@@ -1,0 +1,240 @@
+/// @file detail/call/vmap_call.hpp
+/// @brief The executable vmap: `f` traced per sample, batched by the batch pass, run by the
+/// SIMD executor over the caller's arguments, into results calx allocates or buffers the
+/// caller gives (`.into`), on one or more threads, for the default or a chosen xsimd arch.
+#ifndef CALX_DETAIL_CALL_VMAP_CALL_HPP
+#define CALX_DETAIL_CALL_VMAP_CALL_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/call/batch_inputs.hpp>
+#include <calx/detail/call/batch_outputs.hpp>
+#include <calx/detail/call/run.hpp>
+#include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/call/vmap_spec.hpp>
+#include <calx/detail/diagnostics.hpp>
+#include <calx/detail/exec/simd_executor.hpp>
+#include <calx/detail/passes/sources.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#include <xsimd/xsimd.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// vmap's result for per-sample output `Out`: one result per element of a returned tuple or
+/// pair, each with its out_axes entry (see detail/call/batch_outputs.hpp).
+template <class Out, class L, class Batch, class OAx, bool PerElement = (top_count<Out>() > 1)>
+struct vmap_result {
+  using type = typename result_of<Out, L, Batch, OAx::axes[0] == none>::type;
+  template <class D>
+  static constexpr bool accepts = dest_matches<Out, L, D, OAx::axes[0] == none>();
+  template <class D>
+  static void views(D& d, output_view<L>*& out, std::size_t batch) {
+    collect_dest<Out, L, OAx::axes[0] == none>(d, out, batch, "calx::vmap");
+  }
+};
+template <class Out, class L, class Batch, class OAx>
+struct vmap_result<Out, L, Batch, OAx, true> {
+  template <std::size_t I>
+  using element = typename result_of<std::tuple_element_t<I, Out>, L, Batch, OAx::axes[I] == none>::type;
+  using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
+    if constexpr (requires { typename Out::first_type; })
+      return std::pair<element<0>, element<1>>{};
+    else
+      return std::tuple<element<I>...>{};
+  }(std::make_index_sequence<std::tuple_size_v<Out>>{}));
+  template <class D>
+  static constexpr bool accepts = [] {
+    using DD = std::remove_cvref_t<D>;
+    if constexpr (!requires { std::tuple_size<DD>::value; }) {
+      return false;
+    } else if constexpr (std::tuple_size_v<DD> != std::tuple_size_v<Out>) {
+      return false;
+    } else {
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (dest_matches<std::tuple_element_t<I, Out>, L, std::tuple_element_t<I, DD>, OAx::axes[I] == none>() && ...);
+      }(std::make_index_sequence<std::tuple_size_v<Out>>{});
+    }
+  }();
+  template <class D>
+  static void views(D& d, output_view<L>*& out, std::size_t batch) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (collect_dest<std::tuple_element_t<I, Out>, L, OAx::axes[I] == none>(std::get<I>(d), out, batch, "calx::vmap"),
+       ...);
+    }(std::make_index_sequence<std::tuple_size_v<Out>>{});
+  }
+};
+
+/// The destination of a vmap that allocates its results.
+struct no_dest {};
+
+/// Whether a temporary destination writes memory that outlives the call: views and
+/// references do, owning containers (a temporary std::vector) do not.
+template <class T>
+constexpr bool is_view_dest() {
+  if constexpr (std::is_lvalue_reference_v<T> || std::is_arithmetic_v<T>)
+    return std::is_lvalue_reference_v<T>;
+  else if constexpr (requires { typename T::element_type; T::extent; })  // std::span
+    return true;
+  else if constexpr (is_tuple_like_node_v<T>)
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (is_view_dest<std::tuple_element_t<I, T>>() && ...);
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  else
+    return false;
+}
+
+/// The thread count `n` of `.threads(n)`, checked: 0 means one per core.
+inline unsigned checked_thread_count(long long n) {
+  if (n < 0)
+    invalid_argument("calx::vmap: .threads(" + std::to_string(n) +
+                     "): the thread count must be 0 (one thread per core) or positive");
+  return static_cast<unsigned>(n);
+}
+
+template <class F, class InAxes, class OutAxes, class Holder, class Arch>
+struct vmap_call {
+  unsigned thread_count = 1;
+  Holder out{};
+
+  /// Runs on up to `n` threads (0: one per core). Results do not depend on `n`. A negative
+  /// `n` throws std::invalid_argument.
+  vmap_call threads(std::integral auto n) const { return {checked_thread_count(static_cast<long long>(n)), out}; }
+
+  /// Writes into `o` (the result's structure: see docs/vmap.md) instead of allocating. A named
+  /// destination is kept by address; a temporary view (`std::span(buffer)`, a tuple of spans
+  /// and references) by value.
+  template <class O>
+  constexpr auto into(O&& o) const {
+    constexpr bool kept = std::is_lvalue_reference_v<O> || is_view_dest<std::remove_cvref_t<O>>();
+    static_assert(kept, CALX_MSG_INTO_TEMPORARY);
+    if constexpr (std::is_lvalue_reference_v<O>)
+      return vmap_call<F, InAxes, OutAxes, std::remove_reference_t<O>*, Arch>{thread_count, &o};
+    else if constexpr (kept)
+      return vmap_call<F, InAxes, OutAxes, std::remove_cvref_t<O>, Arch>{thread_count, std::forward<O>(o)};
+    else
+      return invalid_program{};
+  }
+
+  /// The loop compiled for xsimd architecture `A`, given as a value like xsimd::dispatch
+  /// passes it to its functor (see docs/vmap.md).
+  template <class A>
+  constexpr vmap_call<F, InAxes, OutAxes, Holder, A> arch(A) const {
+    return {thread_count, out};
+  }
+
+  template <class... A>
+  auto operator()(const A&... a) const {
+    using Ax = axes_info<InAxes, sizeof...(A)>;
+    static_assert(Ax::ok, CALX_MSG_IN_AXES);
+    static_assert(!Ax::ok || Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
+    if constexpr (Ax::ok && Ax::any_batched) {
+      constexpr bool sources_ok = [] {
+        std::size_t k = 0;
+        return ((Ax::axes[k++] != 0 || batch_source_traits<A>::valid) && ...);
+      }();
+      constexpr bool broadcast_ok = [] {
+        std::size_t k = 0;
+        return ((Ax::axes[k++] == 0 || !has_batch_v<A>) && ...);
+      }();
+      constexpr bool lengths_ok = static_lengths_agree<Ax, A...>();  // std::array batches: known now
+      static_assert(sources_ok, CALX_MSG_BATCH_SOURCE);
+      static_assert(!sources_ok || broadcast_ok, CALX_MSG_BROADCAST_BATCH);
+      static_assert(!sources_ok || !broadcast_ok || lengths_ok, CALX_MSG_STATIC_LENGTHS);
+      if constexpr (sources_ok && broadcast_ok && lengths_ok)
+        return run<Ax>(std::make_index_sequence<sizeof...(A)>{}, a...);
+      else
+        return invalid_program{};
+    } else {
+      return invalid_program{};
+    }
+  }
+
+ private:
+  template <class Ax, std::size_t... K, class... A>
+  auto run(std::index_sequence<K...>, const A&... a) const {
+    using S = std::tuple<typename sample_of<Ax::axes[K], A>::type...>;
+    return run_samples<Ax, std::tuple_element_t<K, S>...>(a...);
+  }
+
+  template <class Ax, class... E, class... A>
+  auto run_samples(const A&... a) const {
+    if constexpr (diagnose_arguments<E...>() && diagnose_traceable<F, rebind_t<E, tracer>...>()) {
+      using C = traced_call<F, E...>;
+      using L = typename C::leaf;
+      using Out = typename C::output_tree;
+      using OAx = axes_info<OutAxes, top_count<Out>()>;
+      static_assert(OAx::ok, CALX_MSG_OUT_AXES);
+      if constexpr (OAx::ok) {
+        using Program = batch_source<typename C::source, batched_inputs<Ax, E...>>;
+        static_assert(outputs_ok<Program, out_spec<Out, OAx>>(), CALX_MSG_OUT_AXES_NONE);
+        using Result = vmap_result<Out, L, batch_of<static_extent<Ax, A...>()>, OAx>;
+        // Inputs: batched arguments as per-leaf strided views, broadcast ones as values.
+        std::array<input_view<L>, C::inputs == 0 ? 1 : C::inputs> in;
+        input_view<L>* ip = in.data();
+        batch_length len;
+        [&]<std::size_t... K>(std::index_sequence<K...>) {
+          auto add = [&]<std::size_t J>(std::integral_constant<std::size_t, J>, const auto& x) {
+            if constexpr (Ax::axes[J] == 0) {
+              len.add(std::size(x), static_cast<int>(J), "calx::vmap");
+              collect_element_views<L>(std::size(x) == 0 ? nullptr : std::data(x), ip);
+            } else {
+              collect_views<L>(x, ip, len, static_cast<int>(J), "calx::vmap");
+            }
+          };
+          (add(std::integral_constant<std::size_t, K>{}, a), ...);
+        }(std::index_sequence_for<A...>{});
+        const std::size_t batch = len.size;
+        std::array<output_view<L>, C::outputs == 0 ? 1 : C::outputs> ov;
+        output_view<L>* op = ov.data();
+        using Run = batch_executor<lowered_t<Program, xsimd::batch<L, Arch>>, L, Arch>;
+        if constexpr (std::is_same_v<Holder, no_dest>) {
+          typename Result::type result{};
+          resize_results(result, batch);
+          Result::views(result, op, batch);
+          Run::run(in.data(), ov.data(), batch, thread_count);
+          return result;
+        } else {
+          // A named destination, or a copied view (writing through it writes the caller's memory).
+          auto& dest = [&]() -> auto& {
+            if constexpr (std::is_pointer_v<Holder>)
+              return *out;
+            else
+              return out;
+          }();
+          static_assert(Result::template accepts<decltype(dest)>, CALX_MSG_INTO_STRUCTURE);
+          if constexpr (Result::template accepts<decltype(dest)>) {
+            Result::views(dest, op, batch);
+            Run::run(in.data(), ov.data(), batch, thread_count);
+          }
+        }
+      } else {
+        return invalid_program{};
+      }
+    } else {
+      return tracing_failed<F, rebind_t<E, tracer>...>();
+    }
+  }
+
+  template <class Program, class Spec>
+  static constexpr bool outputs_ok() {
+    constexpr const auto& r = materialized<Program>::value;
+    for (std::size_t o = 0; o < r.outputs.size(); ++o)
+      if (Spec::unbatched[o] && r.nodes[r.outputs[o]].batched) return false;
+    return true;
+  }
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_CALL_VMAP_CALL_HPP

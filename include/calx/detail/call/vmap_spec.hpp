@@ -1,0 +1,146 @@
+/// @file detail/call/vmap_spec.hpp
+/// @brief What a vmap call maps, decided at compile time from its options and argument
+/// types: the axes of each argument and output, each argument's sample type, the batch's
+/// compile-time length when it has one, and which flat inputs and outputs are per sample.
+#ifndef CALX_DETAIL_CALL_VMAP_SPEC_HPP
+#define CALX_DETAIL_CALL_VMAP_SPEC_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/axes.hpp>
+#include <calx/detail/call/batch_inputs.hpp>
+#include <calx/tree.hpp>
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+template <class O>
+struct is_in_axes : std::false_type {};
+template <int... A>
+struct is_in_axes<in_axes_t<A...>> : std::true_type {};
+template <class O>
+struct is_out_axes : std::false_type {};
+template <int... A>
+struct is_out_axes<out_axes_t<A...>> : std::true_type {};
+
+/// An in_axes or out_axes spec for `N` entries: checked, and expanded to one axis each.
+template <class Axes, std::size_t N>
+struct axes_info;
+template <template <int...> class Spec, int... A, std::size_t N>
+struct axes_info<Spec<A...>, N> {
+  static constexpr bool count_ok = sizeof...(A) == 1 || sizeof...(A) == N;
+  static constexpr bool values_ok = ((A == 0 || A == none) && ...);
+  static constexpr bool ok = count_ok && values_ok;
+  static constexpr std::array<int, N> axes = [] {
+    constexpr int given[] = {A...};
+    std::array<int, N> r{};
+    for (std::size_t k = 0; k < N; ++k) r[k] = given[sizeof...(A) == 1 ? 0 : (k < sizeof...(A) ? k : 0)];
+    return r;
+  }();
+  static constexpr bool any_batched = [] {
+    for (int a : axes)
+      if (a == 0) return true;
+    return false;
+  }();
+};
+
+/// Per argument: its element type when batched, itself when broadcast.
+template <int Axis, class A>
+struct sample_of {
+  using type = A;
+};
+template <class A>
+struct sample_of<0, A> {
+  using type = typename batch_source_traits<A>::element;
+};
+
+/// The compile-time batch length when every batched argument has a fixed extent.
+template <class Axes, class... A>
+constexpr std::size_t static_extent() {
+  std::size_t n = std::dynamic_extent, k = 0;
+  bool clash = false;
+  auto one = [&](std::size_t e, bool batched) {
+    if (!batched) return;
+    if (e == std::dynamic_extent || (n != std::dynamic_extent && n != e)) clash = true;
+    n = e;
+  };
+  (one(extent_of<A>(), Axes::axes[k++] == 0), ...);
+  return clash ? std::dynamic_extent : n;
+}
+
+/// Whether the std::array batch arguments all have the same length (checked at compile time).
+template <class Axes, class... A>
+constexpr bool static_lengths_agree() {
+  std::size_t n = std::dynamic_extent, k = 0;
+  bool ok = true;
+  auto one = [&](std::size_t e, bool batched, bool fixed) {
+    if (!batched || !fixed) return;
+    ok = ok && (n == std::dynamic_extent || n == e);
+    n = e;
+  };
+  (one(extent_of<A>(), Axes::axes[k++] == 0, is_std_array_v<A>), ...);
+  return ok;
+}
+
+/// The number of out_axes entries a result takes: one per element of a returned tuple or
+/// pair, else one.
+template <class Out>
+constexpr std::size_t top_count() {
+  if constexpr (requires { std::tuple_size<Out>::value; } && !requires { typename Out::value_type; })
+    return std::tuple_size_v<Out>;
+  else
+    return 1;
+}
+
+/// Whether each flat output of `Out` is returned once (its out_axes entry is calx::none).
+template <class Out, class OutAxes>
+struct out_spec {
+  static constexpr bool per_element = top_count<Out>() > 1;
+  static constexpr auto unbatched = [] {
+    std::array<bool, leaf_count_v<Out> == 0 ? 1 : leaf_count_v<Out>> r{};
+    if constexpr (per_element) {
+      std::size_t o = 0;
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        ((void)[&] {
+          for (std::size_t k = 0; k < leaf_count_v<std::tuple_element_t<I, Out>>; ++k)
+            r[o++] = OutAxes::axes[I] == none;
+        }(), ...);
+      }(std::make_index_sequence<std::tuple_size_v<Out>>{});
+    } else {
+      for (auto& b : r) b = OutAxes::axes[0] == none;
+    }
+    return r;
+  }();
+};
+
+/// The flat input leaves of the batched arguments `E...` (samples), in order.
+template <class Ax, class... E>
+struct batched_inputs {
+  static constexpr auto leaves = [] {
+    constexpr std::size_t counts[] = {leaf_count_v<E>..., 0};
+    constexpr std::size_t total = [&] {
+      std::size_t t = 0;
+      for (std::size_t k = 0; k < sizeof...(E); ++k)
+        if (Ax::axes[k] == 0) t += counts[k];
+      return t;
+    }();
+    std::array<std::size_t, total> r{};
+    std::size_t n = 0, pos = 0;
+    for (std::size_t k = 0; k < sizeof...(E); ++k)
+      for (std::size_t l = 0; l < counts[k]; ++l, ++pos)
+        if (Ax::axes[k] == 0) r[n++] = pos;
+    return r;
+  }();
+};
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_CALL_VMAP_SPEC_HPP
