@@ -78,12 +78,16 @@ struct bs_columns {
   }
 }
 
+/// The hand-written loop: closed-form Greeks (`Chain` false) or the chain rule as reverse
+/// mode computes them (`Chain` true, the same op mix as calx's; libm throughout).
+template <bool Chain>
 [[gnu::noinline]] void black_scholes_hand_loop(std::size_t n, bs_columns& c) {
   const double *S = c.S.data(), *K = c.K.data(), *T = c.T.data(), *r = c.r.data(), *sigma = c.sigma.data();
   double *v = c.v.data(), *dS = c.dS.data(), *dK = c.dK.data(), *dT = c.dT.data(), *dr = c.dr.data(),
          *dsig = c.dsig.data();
   for (std::size_t i = 0; i < n; ++i) {
-    auto g = black_scholes_hand(S[i], K[i], T[i], r[i], sigma[i]);
+    auto g = Chain ? black_scholes_chain(S[i], K[i], T[i], r[i], sigma[i])
+                   : black_scholes_hand(S[i], K[i], T[i], r[i], sigma[i]);
     v[i] = g.value;
     dS[i] = g.dS;
     dK[i] = g.dK;
@@ -137,14 +141,18 @@ void check_agreement() {
     std::printf("check: rosenbrock      calx vs hand, max relative difference %.3g\n", e);
     if (!(e <= 1e-9)) std::exit(1);  // FMA contraction differs between the two (clang: within expressions only)
   }
-  {
+  for (bool chain : {false, true}) {
     bs_columns& d = black_scholes_data();
     bs_columns h = d;
     black_scholes_calx_loop(points, d);
-    black_scholes_hand_loop(points, h);
+    if (chain)
+      black_scholes_hand_loop<true>(points, h);
+    else
+      black_scholes_hand_loop<false>(points, h);
     const double e = std::max({max_rel_diff(d.v, h.v), max_rel_diff(d.dS, h.dS), max_rel_diff(d.dK, h.dK),
                                max_rel_diff(d.dT, h.dT), max_rel_diff(d.dr, h.dr), max_rel_diff(d.dsig, h.dsig)});
-    std::printf("check: black_scholes   calx vs hand, max relative difference %.3g\n", e);
+    std::printf("check: black_scholes   calx vs hand (%s), max relative difference %.3g\n",
+                chain ? "chain rule" : "closed form", e);
     if (!(e <= 1e-9)) std::exit(1);
   }
 }
@@ -163,14 +171,14 @@ void bm_rosenbrock(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * points));
 }
 
-template <bool Calx>
+template <int Which>  // 0: closed-form hand, 1: calx, 2: chain-rule hand
 void bm_black_scholes(benchmark::State& state) {
   bs_columns& d = black_scholes_data();
   for (auto _ : state) {
-    if constexpr (Calx)
+    if constexpr (Which == 1)
       black_scholes_calx_loop(points, d);
     else
-      black_scholes_hand_loop(points, d);
+      black_scholes_hand_loop<Which == 2>(points, d);
     benchmark::DoNotOptimize(d.v.data());
     benchmark::ClobberMemory();
   }
@@ -187,11 +195,14 @@ int main(int argc, char** argv) {
   reg("grad_scalar/rosenbrock/calx", bm_rosenbrock<1>);
   reg("grad_scalar/rosenbrock/hand", bm_rosenbrock<0>);
   reg("grad_scalar/rosenbrock/calx_const_binding", bm_rosenbrock<2>);
-  reg("grad_scalar/black_scholes/calx", bm_black_scholes<true>);
-  reg("grad_scalar/black_scholes/hand", bm_black_scholes<false>);
+  reg("grad_scalar/black_scholes/calx", bm_black_scholes<1>);
+  reg("grad_scalar/black_scholes/hand", bm_black_scholes<0>);
+  reg("grad_scalar/black_scholes/chain", bm_black_scholes<2>);
   compare("rosenbrock calx/hand", "grad_scalar/rosenbrock/calx", "grad_scalar/rosenbrock/hand");
   compare("rosenbrock calx_const_binding/hand", "grad_scalar/rosenbrock/calx_const_binding",
           "grad_scalar/rosenbrock/hand");
-  compare("black_scholes calx/hand", "grad_scalar/black_scholes/calx", "grad_scalar/black_scholes/hand");
+  compare("black_scholes calx/chain", "grad_scalar/black_scholes/calx", "grad_scalar/black_scholes/chain");
+  compare("black_scholes calx/hand (closed form)", "grad_scalar/black_scholes/calx", "grad_scalar/black_scholes/hand");
+  compare("black_scholes chain/hand (closed form)", "grad_scalar/black_scholes/chain", "grad_scalar/black_scholes/hand");
   return run_benchmarks(argc, argv);
 }

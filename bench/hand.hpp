@@ -8,7 +8,10 @@
 
 #include "functions.hpp"
 
+#include <calx/simd/math.hpp>
+
 #include <cmath>
+#include <type_traits>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CALX_BENCH_INLINE inline __attribute__((always_inline))
@@ -61,6 +64,76 @@ CALX_BENCH_INLINE black_scholes_result<V> black_scholes_hand(const V& S, const V
   res.dT = V(0.5) * s_pdf * sigma / sqrt_t + r * k_disc_nd2;
   res.dr = T * k_disc_nd2;
   res.dsigma = s_pdf * sqrt_t;
+  return res;
+}
+
+/// libm on scalars, xsimd's own kernels on batches (found by argument-dependent lookup).
+struct library_math {
+  template <class V>
+  static CALX_BENCH_INLINE V erfc(const V& x) {
+    using std::erfc;
+    return erfc(x);
+  }
+  template <class V>
+  static CALX_BENCH_INLINE V log(const V& x) {
+    using std::log;
+    return log(x);
+  }
+};
+
+/// calx's own SIMD erfc and log on batches: accurate in erfc's tails (|x| > 5.5, where
+/// xsimd's erfc loses all relative accuracy) and for subnormal log arguments, as calx's
+/// generated code is. libm on scalars.
+struct accurate_math {
+  template <class V>
+  static CALX_BENCH_INLINE V erfc(const V& x) {
+    if constexpr (std::is_floating_point_v<V>)
+      return std::erfc(x);
+    else
+      return calx::detail::simd_math::erfc(x);
+  }
+  template <class V>
+  static CALX_BENCH_INLINE V log(const V& x) {
+    if constexpr (std::is_floating_point_v<V>)
+      return std::log(x);
+    else
+      return calx::detail::simd_math::log(x);
+  }
+};
+
+/// The call price and its sensitivities the way reverse mode computes them: the forward
+/// sweep, then the chain rule backwards (two density evaluations, six divisions), the op mix
+/// an AD tool reaches. `Math` supplies erfc and log.
+template <class V, class Math = library_math>
+CALX_BENCH_INLINE black_scholes_result<V> black_scholes_chain(const V& S, const V& K, const V& T, const V& r,
+                                                               const V& sigma) {
+  using std::exp;
+  using std::sqrt;
+  const V sqrt_t = sqrt(T);
+  const V vol = sigma * sqrt_t;
+  const V a = r + V(0.5) * (sigma * sigma);
+  const V num = Math::log(S / K) + a * T;
+  const V d1 = num / vol;
+  const V d2 = d1 - vol;
+  const V nd1 = V(0.5) * Math::erfc(-d1 * V(inv_sqrt2));
+  const V nd2 = V(0.5) * Math::erfc(-d2 * V(inv_sqrt2));
+  const V disc = exp(-(r * T));
+  const V k_disc = K * disc;
+  const V n1 = V(inv_sqrt_2pi) * exp(V(-0.5) * (d1 * d1));
+  const V n2 = V(inv_sqrt_2pi) * exp(V(-0.5) * (d2 * d2));
+  // Backwards from the price C = S N(d1) - K disc N(d2).
+  const V g_d2 = -(k_disc * n2);
+  const V g_d1 = S * n1 + g_d2;
+  const V g_num = g_d1 / vol;
+  const V g_vol = -g_d2 - g_num * d1;
+  const V g_x = -(K * nd2) * disc;  // dC / d(-rT)
+  black_scholes_result<V> res;
+  res.value = S * nd1 - k_disc * nd2;
+  res.dS = nd1 + g_num / S;
+  res.dK = -(disc * nd2) - g_num / K;
+  res.dT = g_num * a + g_vol * sigma * V(0.5) / sqrt_t - g_x * r;
+  res.dr = g_num * T - g_x * T;
+  res.dsigma = g_num * T * sigma + g_vol * sqrt_t;
   return res;
 }
 

@@ -126,11 +126,11 @@ void black_scholes_calx(black_scholes_columns<T>& c, unsigned threads) {
   calx::vmap(black_scholes_vg).threads(threads).into(out)(c.in[0], c.in[1], c.in[2], c.in[3], c.in[4]);
 }
 
-template <class T, class V>
+/// `Formula::f` is black_scholes_hand (closed form) or a black_scholes_chain (reverse mode).
+template <class T, class V, class Formula>
 CALX_BENCH_INLINE void black_scholes_point(const T* const* in, T* const* out, std::size_t i) {
-  const auto r = black_scholes_hand(V::load_unaligned(in[0] + i), V::load_unaligned(in[1] + i),
-                                    V::load_unaligned(in[2] + i), V::load_unaligned(in[3] + i),
-                                    V::load_unaligned(in[4] + i));
+  const auto r = Formula::f(V::load_unaligned(in[0] + i), V::load_unaligned(in[1] + i), V::load_unaligned(in[2] + i),
+                      V::load_unaligned(in[3] + i), V::load_unaligned(in[4] + i));
   r.value.store_unaligned(out[0] + i);
   r.dS.store_unaligned(out[1] + i);
   r.dK.store_unaligned(out[2] + i);
@@ -139,9 +139,9 @@ CALX_BENCH_INLINE void black_scholes_point(const T* const* in, T* const* out, st
   r.dsigma.store_unaligned(out[5] + i);
 }
 
-template <class T>
+template <class T, class Formula>
 CALX_BENCH_INLINE void black_scholes_scalar_point(const T* const* in, T* const* out, std::size_t i) {
-  const auto r = black_scholes_hand(in[0][i], in[1][i], in[2][i], in[3][i], in[4][i]);
+  const auto r = Formula::f(in[0][i], in[1][i], in[2][i], in[3][i], in[4][i]);
   out[0][i] = r.value;
   out[1][i] = r.dS;
   out[2][i] = r.dK;
@@ -152,6 +152,10 @@ CALX_BENCH_INLINE void black_scholes_scalar_point(const T* const* in, T* const* 
 
 // ---- the hand-written loops ------------------------------------------------------------------
 
+/// A hand-written loop body: `simd` on xsimd batches, `scalar` for the tail and the scalar
+/// loop. Each problem has three: `closed` (closed-form derivatives), `chain` (the chain rule
+/// as reverse mode runs it, xsimd's own math) and `chain_accurate` (the same with calx's
+/// accurate SIMD erfc and log, what calx's generated code computes).
 struct rosenbrock_kernels {
   template <class T, class V>
   static CALX_BENCH_INLINE void simd(const T* const* in, T* const* out, std::size_t i) {
@@ -161,17 +165,39 @@ struct rosenbrock_kernels {
   static CALX_BENCH_INLINE void scalar(const T* const* in, T* const* out, std::size_t i) {
     rosenbrock_scalar_point<T>(in, out, i);
   }
+  // Rosenbrock's closed form is the chain rule, and it has no erfc or log.
+  using chain = rosenbrock_kernels;
+  using chain_accurate = rosenbrock_kernels;
 };
 
-struct black_scholes_kernels {
+template <class Formula>
+struct black_scholes_variant {
   template <class T, class V>
   static CALX_BENCH_INLINE void simd(const T* const* in, T* const* out, std::size_t i) {
-    black_scholes_point<T, V>(in, out, i);
+    black_scholes_point<T, V, Formula>(in, out, i);
   }
   template <class T>
   static CALX_BENCH_INLINE void scalar(const T* const* in, T* const* out, std::size_t i) {
-    black_scholes_scalar_point<T>(in, out, i);
+    black_scholes_scalar_point<T, Formula>(in, out, i);
   }
+};
+struct closed_form {
+  template <class W>
+  static CALX_BENCH_INLINE auto f(const W& S, const W& K, const W& Tm, const W& r, const W& s) {
+    return black_scholes_hand(S, K, Tm, r, s);
+  }
+};
+template <class Math>
+struct chain_rule {
+  template <class W>
+  static CALX_BENCH_INLINE auto f(const W& S, const W& K, const W& Tm, const W& r, const W& s) {
+    return black_scholes_chain<W, Math>(S, K, Tm, r, s);
+  }
+};
+
+struct black_scholes_kernels : black_scholes_variant<closed_form> {
+  using chain = black_scholes_variant<chain_rule<library_math>>;
+  using chain_accurate = black_scholes_variant<chain_rule<accurate_math>>;
 };
 
 /// Points [begin, end) with xsimd batches of the native arch; the tail (fewer than a batch)
@@ -226,13 +252,15 @@ void scalar_run(columns<T, NI>& c) {
 
 // ---- checks and registration -----------------------------------------------------------------
 
-enum class impl { calx, xsimd, scalar };
+enum class impl { calx, xsimd, chain, chain_accurate, scalar };
 
 template <class T, std::size_t NI, class K, class CalxFn>
 void run_impl(columns<T, NI>& c, impl which, unsigned threads, CalxFn calx_fn) {
   switch (which) {
     case impl::calx: calx_fn(c, threads); break;
     case impl::xsimd: xsimd_run<K>(c, threads); break;
+    case impl::chain: xsimd_run<typename K::chain>(c, threads); break;
+    case impl::chain_accurate: xsimd_run<typename K::chain_accurate>(c, threads); break;
     case impl::scalar: scalar_run<K>(c); break;
   }
 }
@@ -257,11 +285,12 @@ void register_problem(const std::string& fn, columns<T, NI> (*make)(), CalxFn ca
   columns<T, NI>& data = store.emplace_back(make());
   const std::string base = "vmap/" + fn + "/" + type_name<T>() + "/";
   const double tol = sizeof(T) == 4 ? 1e-3 : 1e-9;
-  for (impl ref : {impl::xsimd, impl::scalar}) {
+  for (impl ref : {impl::xsimd, impl::chain, impl::chain_accurate, impl::scalar}) {
     for (std::size_t n : {points, std::size_t{1000003}}) {
       const double e = check<T, NI, K>(data, calx_fn, ref, n);
-      std::printf("check: %-24s calx vs hand %-6s n=%-8zu max difference %.3g\n", base.c_str(),
-                  ref == impl::xsimd ? "xsimd" : "scalar", n, e);
+      const char* names[] = {"calx", "xsimd", "chain", "chain_accurate", "scalar"};
+      std::printf("check: %-24s calx vs hand %-14s n=%-8zu max difference %.3g\n", base.c_str(),
+                  names[static_cast<int>(ref)], n, e);
       if (!(e <= tol)) std::exit(1);
     }
   }
@@ -284,6 +313,13 @@ void register_problem(const std::string& fn, columns<T, NI> (*make)(), CalxFn ca
   reg("xsimd_t1", impl::xsimd, 1);
   reg("xsimd_t2", impl::xsimd, 2);
   reg("scalar_t1", impl::scalar, 1);
+  if (fn != "rosenbrock") {
+    reg("chain_t1", impl::chain, 1);
+    reg("chain_accurate_t1", impl::chain_accurate, 1);
+    compare(fn + " " + type_name<T>() + " calx_t1/chain_t1", base + "calx_t1", base + "chain_t1");
+    compare(fn + " " + type_name<T>() + " calx_t1/chain_accurate_t1", base + "calx_t1", base + "chain_accurate_t1");
+    compare(fn + " " + type_name<T>() + " chain_t1/closed_t1", base + "chain_t1", base + "xsimd_t1");
+  }
   compare(fn + " " + type_name<T>() + " calx_t1/xsimd_t1", base + "calx_t1", base + "xsimd_t1");
   compare(fn + " " + type_name<T>() + " calx speedup t1/t2", base + "calx_t1", base + "calx_t2", false);
   compare(fn + " " + type_name<T>() + " xsimd speedup t1/t2", base + "xsimd_t1", base + "xsimd_t2", false);

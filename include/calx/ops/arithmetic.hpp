@@ -62,6 +62,12 @@ struct op_traits<neg_op> {
     if (in[0] < 0) return -1;
     if (g.is_constant(in[0])) return g.constant(-detail::const_value(g, in[0]));
     if (g.is_builtin(in[0], detail::builtin_code_v<neg_op>)) return g.operand(in[0], 0);
+    // -(x * c) is x * (-c) exactly (rounding is symmetric): one op, not two.
+    if (g.is_builtin(in[0], detail::builtin_code_v<mul_op>)) {
+      const int a = g.operand(in[0], 0), b = g.operand(in[0], 1);
+      if (g.is_constant(b)) return detail::emit<mul_op>(detail::node_of(g, a), -detail::const_value(g, b)).id;
+      if (g.is_constant(a)) return detail::emit<mul_op>(detail::node_of(g, b), -detail::const_value(g, a)).id;
+    }
     return detail::no_simplification;
   }
   static constexpr tracer jvp(const auto&, const auto&, const auto& t) { return -t; }
@@ -85,6 +91,11 @@ struct op_traits<add_op> {
     // x + (-0) is x for every x, signed zeros included; x + (+0) is not (it turns -0 into +0).
     if (g.is_constant_bits(in[0], -0.0)) return in[1];
     if (g.is_constant_bits(in[1], -0.0)) return in[0];
+    // x + (-y) is x - y exactly (IEEE defines subtraction so); reverse mode makes many.
+    if (g.is_builtin(in[1], detail::builtin_code_v<neg_op>))
+      return detail::emit<sub_op>(detail::node_of(g, in[0]), detail::node_of(g, g.operand(in[1], 0))).id;
+    if (g.is_builtin(in[0], detail::builtin_code_v<neg_op>))
+      return detail::emit<sub_op>(detail::node_of(g, in[1]), detail::node_of(g, g.operand(in[0], 0))).id;
     detail::sort_operands(in);
     return detail::no_simplification;
   }
@@ -104,9 +115,11 @@ struct op_traits<sub_op> {
   CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a - b; }
   static constexpr int simplify(auto& g, int* in) {
     if (in[1] < 0) return in[0];
-    if (in[0] < 0) return detail::emit<neg_op>(tracer{&g, in[1]}).id;
+    if (in[0] < 0) return detail::emit<neg_op>(detail::node_of(g, in[1])).id;
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) - detail::const_value(g, in[1]));
     if (g.is_constant_bits(in[1], 0.0)) return in[0];  // x - (+0) is x exactly; x - (-0) is not
+    if (g.is_builtin(in[1], detail::builtin_code_v<neg_op>))  // x - (-y) is x + y exactly
+      return detail::emit<add_op>(detail::node_of(g, in[0]), detail::node_of(g, g.operand(in[1], 0))).id;
     return detail::no_simplification;
   }
   static constexpr tracer jvp(const auto&, const auto&, const auto&, const auto& ta, const auto& tb) { return ta - tb; }
@@ -128,8 +141,12 @@ struct op_traits<mul_op> {
     if (detail::both_constant(g, in)) return g.constant(detail::const_value(g, in[0]) * detail::const_value(g, in[1]));
     if (g.is_constant(in[0], 1.0)) return in[1];
     if (g.is_constant(in[1], 1.0)) return in[0];
-    if (g.is_constant(in[0], -1.0)) return detail::emit<neg_op>(tracer{&g, in[1]}).id;
-    if (g.is_constant(in[1], -1.0)) return detail::emit<neg_op>(tracer{&g, in[0]}).id;
+    if (g.is_constant(in[0], -1.0)) return detail::emit<neg_op>(detail::node_of(g, in[1])).id;
+    if (g.is_constant(in[1], -1.0)) return detail::emit<neg_op>(detail::node_of(g, in[0])).id;
+    // (-x) * c is x * (-c) exactly.
+    for (int k = 0; k < 2; ++k)
+      if (g.is_constant(in[1 - k]) && g.is_builtin(in[k], detail::builtin_code_v<neg_op>))
+        return detail::emit<mul_op>(detail::node_of(g, g.operand(in[k], 0)), -detail::const_value(g, in[1 - k])).id;
     detail::sort_operands(in);
     return detail::no_simplification;
   }

@@ -99,7 +99,7 @@ struct op_traits<pow_op> {
   }
   static constexpr int simplify(auto& g, int* in) {
     if (g.is_constant(in[1], 1.0)) return in[0];
-    if (g.is_constant(in[1], 2.0)) return detail::emit<mul_op>(tracer{&g, in[0]}, tracer{&g, in[0]}).id;
+    if (g.is_constant(in[1], 2.0)) return detail::emit<mul_op>(detail::node_of(g, in[0]), detail::node_of(g, in[0])).id;
     return detail::no_simplification;
   }
   static constexpr tracer dx(const auto& x, const auto& p) {

@@ -41,22 +41,33 @@ namespace detail {
 struct batch_length {
   std::size_t size = 0;
   int owner = -1;
-  void add(std::size_t n, int arg, const char* api) {
+  CALX_INLINE void add(std::size_t n, int arg, const char* api) {
     if (owner < 0) {
       size = n;
       owner = arg;
     } else if (n != size) {
-      invalid_argument(std::string(api) + ": batched arguments have different lengths: argument " +
-                       std::to_string(owner) + " has " + std::to_string(size) + " samples, argument " +
-                       std::to_string(arg) + " has " + std::to_string(n));
+      mismatch(n, arg, api);
     }
   }
+  // Out of line: the message is built only when it is thrown.
+  [[noreturn, gnu::cold, gnu::noinline]] void mismatch(std::size_t n, int arg, const char* api) const {
+    invalid_argument(std::string(api) + ": batched arguments have different lengths: argument " +
+                     std::to_string(owner) + " has " + std::to_string(size) + " samples, argument " +
+                     std::to_string(arg) + " has " + std::to_string(n));
+  }
 };
+
+/// The error of an output buffer whose length is not the batch's.
+[[noreturn, gnu::cold, gnu::noinline]] inline void wrong_output_length(std::size_t got, std::size_t batch,
+                                                                         const char* api) {
+  invalid_argument(std::string(api) + ": an output buffer has " + std::to_string(got) + " elements for a batch of " +
+                   std::to_string(batch));
+}
 
 /// Views of an argument structure whose leaves are numbers (one value) or runtime batches of
 /// numbers (a std::vector or std::span leaf, as grad and jvp take them).
 template <class L, class T>
-void collect_views(const T& t, input_view<L>*& out, batch_length& len, int arg, const char* api) {
+CALX_INLINE void collect_views(const T& t, input_view<L>*& out, batch_length& len, int arg, const char* api) {
   if constexpr (std::is_arithmetic_v<T>) {
     (out++)->value = static_cast<L>(t);
   } else if constexpr (has_batch_v<T> && tree_traits<T>::leaves == 1) {
@@ -71,8 +82,8 @@ void collect_views(const T& t, input_view<L>*& out, batch_length& len, int arg, 
 /// addresses in the first element, and a stride of sizeof(E). An empty range gives null
 /// views (nothing is read).
 template <class L, class E>
-void collect_element_views(const E* first, input_view<L>*& out) {
-  auto walk = [&](auto& self, const auto& e) -> void {
+CALX_INLINE void collect_element_views(const E* first, input_view<L>*& out) {
+  auto walk = [&](auto& self, const auto& e) CALX_INLINE_LAMBDA -> void {
     using X = std::remove_cvref_t<decltype(e)>;
     if constexpr (std::is_arithmetic_v<X>)
       *out++ = input_view<L>{first == nullptr ? nullptr : reinterpret_cast<const unsigned char*>(&e), sizeof(E), L{}};

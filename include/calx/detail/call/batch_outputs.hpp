@@ -96,7 +96,7 @@ constexpr bool dest_matches() {
 
 /// Adds the leaves of `x` (a structure of `L`) to `out`, in flattening order.
 template <class L, class X>
-void leaf_addresses(X& x, L**& out) {
+CALX_INLINE void leaf_addresses(X& x, L**& out) {
   if constexpr (std::is_same_v<std::remove_const_t<X>, L>)
     *out++ = &x;
   else
@@ -106,7 +106,7 @@ void leaf_addresses(X& x, L**& out) {
 /// Output views of destination `d` for output `Spec`: scalars for `Once` outputs, strided
 /// columns for batches. Throws std::invalid_argument when a batch's length is not `batch`.
 template <class Spec, class L, bool Once, class D>
-void collect_dest(D& d, output_view<L>*& out, std::size_t batch, const char* api) {
+CALX_INLINE void collect_dest(D& d, output_view<L>*& out, std::size_t batch, const char* api) {
   using X = rebind_t<Spec, L>;
   using DD = std::remove_cvref_t<D>;
   if constexpr (Once) {
@@ -115,9 +115,7 @@ void collect_dest(D& d, output_view<L>*& out, std::size_t batch, const char* api
     leaf_addresses<L>(d, q);
     for (std::size_t k = 0; k < leaf_count_v<Spec>; ++k) (out++)->scalar = p[k];
   } else if constexpr (sample_range<DD, X>) {
-    if (static_cast<std::size_t>(d.size()) != batch)
-      invalid_argument(std::string(api) + ": an output buffer has " + std::to_string(d.size()) +
-                       " elements for a batch of " + std::to_string(batch));
+    if (static_cast<std::size_t>(d.size()) != batch) wrong_output_length(static_cast<std::size_t>(d.size()), batch, api);
     if (batch == 0) {
       out += leaf_count_v<Spec>;
       return;
@@ -128,7 +126,7 @@ void collect_dest(D& d, output_view<L>*& out, std::size_t batch, const char* api
     leaf_addresses<L>(first, q);
     for (L* leaf : p) *out++ = output_view<L>{leaf, sizeof(X), nullptr};
   } else {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
       (collect_dest<std::tuple_element_t<I, Spec>, L, Once>(std::get<I>(d), out, batch, api), ...);
     }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
   }

@@ -38,7 +38,7 @@ struct vmap_result {
   template <class D>
   static constexpr bool accepts = dest_matches<Out, L, D, OAx::axes[0] == none>();
   template <class D>
-  static void views(D& d, output_view<L>*& out, std::size_t batch) {
+  static CALX_INLINE void views(D& d, output_view<L>*& out, std::size_t batch) {
     collect_dest<Out, L, OAx::axes[0] == none>(d, out, batch, "calx::vmap");
   }
 };
@@ -66,8 +66,8 @@ struct vmap_result<Out, L, Batch, OAx, true> {
     }
   }();
   template <class D>
-  static void views(D& d, output_view<L>*& out, std::size_t batch) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+  static CALX_INLINE void views(D& d, output_view<L>*& out, std::size_t batch) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
       (collect_dest<std::tuple_element_t<I, Out>, L, OAx::axes[I] == none>(std::get<I>(d), out, batch, "calx::vmap"),
        ...);
     }(std::make_index_sequence<std::tuple_size_v<Out>>{});
@@ -133,7 +133,7 @@ struct vmap_call {
   }
 
   template <class... A>
-  auto operator()(const A&... a) const {
+  CALX_INLINE auto operator()(const A&... a) const {
     using Ax = axes_info<InAxes, sizeof...(A)>;
     static_assert(Ax::ok, CALX_MSG_IN_AXES);
     static_assert(!Ax::ok || Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
@@ -161,13 +161,13 @@ struct vmap_call {
 
  private:
   template <class Ax, std::size_t... K, class... A>
-  auto run(std::index_sequence<K...>, const A&... a) const {
+  CALX_INLINE auto run(std::index_sequence<K...>, const A&... a) const {
     using S = std::tuple<typename sample_of<Ax::axes[K], A>::type...>;
     return run_samples<Ax, std::tuple_element_t<K, S>...>(a...);
   }
 
   template <class Ax, class... E, class... A>
-  auto run_samples(const A&... a) const {
+  CALX_INLINE auto run_samples(const A&... a) const {
     if constexpr (diagnose_arguments<E...>() && diagnose_traceable<F, rebind_t<E, tracer>...>()) {
       using C = traced_call<F, E...>;
       using L = typename C::leaf;
@@ -182,8 +182,8 @@ struct vmap_call {
         std::array<input_view<L>, C::inputs == 0 ? 1 : C::inputs> in;
         input_view<L>* ip = in.data();
         batch_length len;
-        [&]<std::size_t... K>(std::index_sequence<K...>) {
-          auto add = [&]<std::size_t J>(std::integral_constant<std::size_t, J>, const auto& x) {
+        [&]<std::size_t... K>(std::index_sequence<K...>) CALX_INLINE_LAMBDA {
+          auto add = [&]<std::size_t J>(std::integral_constant<std::size_t, J>, const auto& x) CALX_INLINE_LAMBDA {
             if constexpr (Ax::axes[J] == 0) {
               len.add(std::size(x), static_cast<int>(J), "calx::vmap");
               collect_element_views<L>(std::size(x) == 0 ? nullptr : std::data(x), ip);

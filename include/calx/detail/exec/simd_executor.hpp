@@ -172,13 +172,13 @@ struct batch_executor {
     }
   }
 
-  template <bool Full, std::size_t O>
+  template <bool Contiguous, bool Full, std::size_t O>
   static CALX_INLINE void store_output(const loop_regs& loop, const output_view<T>* out, std::size_t i,
                                        std::size_t count) {
     constexpr int id = ir.outputs[O];
     if constexpr (plan.stage_of[id] == stage::loop) {
       const B v = loop.real[plan.slot[id]];
-      if (Full && out[O].stride == sizeof(T)) {
+      if constexpr (Full && Contiguous) {
         v.store_unaligned(out[O].column + i);
       } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
         alignas(64) T lanes[W];
@@ -197,18 +197,21 @@ struct batch_executor {
       loop_step<Contiguous, Full, J>(loop, acc, pre, in, i, count);
     });
     static_for<IRT::output_count>([&]<std::size_t O>(std::integral_constant<std::size_t, O>) CALX_INLINE_LAMBDA {
-      store_output<Full, O>(loop, out, i, count);
+      store_output<Contiguous, Full, O>(loop, out, i, count);
     });
   }
 
+  /// Samples [begin, end), one group of lanes at a time, the last one padded; writes each
+  /// chunk's sums to `partial`.
   template <bool Contiguous>
-  static void run_chunk(const pre_regs& pre_in, const input_view<T>* in_in, const output_view<T>* out_in,
-                        std::size_t begin, std::size_t end, T* partial) {
-    // Local copies whose addresses do not escape: stores to the output columns cannot
-    // alias them, so the compiler keeps splatted constants and pointers in registers.
+  static CALX_INLINE void chunk(const pre_regs& pre_in, const input_view<T>* in_in, const output_view<T>* out_in,
+                                std::size_t begin, std::size_t end, T* partial) {
+    // Local copies whose addresses do not escape: stores to the output columns (through
+    // intrinsics, which may alias anything) cannot change them, so the compiler keeps
+    // splatted constants and column pointers in registers.
     const pre_regs pre = pre_in;
-    std::array<input_view<T>, IRT::input_count == 0 ? 1 : IRT::input_count> in{};
-    std::array<output_view<T>, IRT::output_count == 0 ? 1 : IRT::output_count> out{};
+    std::array<input_view<T>, IRT::input_count == 0 ? 1 : IRT::input_count> in;
+    std::array<output_view<T>, IRT::output_count == 0 ? 1 : IRT::output_count> out;
     std::copy_n(in_in, IRT::input_count, in.begin());
     std::copy_n(out_in, IRT::output_count, out.begin());
     B acc[R == 0 ? 1 : R];
@@ -217,11 +220,17 @@ struct batch_executor {
     std::size_t i = begin;
     for (; i + W <= end; i += W) lanes<Contiguous, true>(loop, acc, pre, in.data(), out.data(), i, W);
     if (i < end) lanes<Contiguous, false>(loop, acc, pre, in.data(), out.data(), i, end - i);  // padded tail
-
     for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
   }
 
-  static void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
+  /// A chunk as a function of its own, for the threads and the general path.
+  template <bool Contiguous>
+  [[gnu::noinline]] static void run_chunk(const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
+                                          std::size_t begin, std::size_t end, T* partial) {
+    chunk<Contiguous>(pre, in, out, begin, end, partial);
+  }
+
+  static CALX_INLINE void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
                          std::size_t batch) {
     static_for<IRT::output_count>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
       constexpr int id = ir.outputs[K];
@@ -242,22 +251,38 @@ struct batch_executor {
       run_chunk<false>(pre, in, out, begin, end, partial);
   }
 
-  /// Evaluates the program for `batch` samples using up to `threads` threads.
-  static void run(const input_view<T>* in, const output_view<T>* out, std::size_t batch, unsigned threads) {
+  /// Evaluates the program for `batch` samples using up to `threads` threads. Inlined into
+  /// the caller: a batch of one chunk with contiguous columns (the common small call) runs
+  /// right there, with no function call, thread or allocation, as a hand-written loop would.
+  static CALX_INLINE void run(const input_view<T>* in, const output_view<T>* out, std::size_t batch,
+                              unsigned threads) {
     pre_regs pre;
     post_regs post;
     run_scalar_stage<stage::pre>(pre, post, in, nullptr, batch);
+    // One fast path: every batched input and every output column contiguous; otherwise
+    // loads and stores go element by element with their strides.
     bool contiguous = true;
     for (std::size_t k = 0; k < IRT::input_count; ++k)
       if (ir.nodes[ir.inputs[k]].batched) contiguous = contiguous && in[k].stride == sizeof(T);
-    if (batch <= batch_chunk) {  // one chunk: no threads, nothing allocated (small batches)
-      T totals[R == 0 ? 1 : R] = {};
-      run_chunk(contiguous, pre, in, out, 0, batch, totals);
-      if constexpr (R > 0 || plan.slots[2][0] > 0 || plan.slots[2][1] > 0)
-        run_scalar_stage<stage::post>(pre, post, in, totals, batch);
-      write_once(pre, post, out, batch);
-      return;
+    for (std::size_t k = 0; k < IRT::output_count; ++k)
+      if (out[k].column != nullptr) contiguous = contiguous && out[k].stride == sizeof(T);
+    T totals[R == 0 ? 1 : R] = {};
+    if (batch <= batch_chunk) {  // one chunk: no threads, nothing allocated
+      if (contiguous)
+        chunk<true>(pre, in, out, 0, batch, totals);
+      else
+        run_chunk<false>(pre, in, out, 0, batch, totals);
+    } else {
+      run_chunks(pre, in, out, batch, threads, contiguous, totals);
     }
+    if constexpr (R > 0 || plan.slots[2][0] > 0 || plan.slots[2][1] > 0)
+      run_scalar_stage<stage::post>(pre, post, in, totals, batch);
+    write_once(pre, post, out, batch);
+  }
+
+  /// More than one chunk: split over threads; the chunks' sums added in chunk order.
+  [[gnu::noinline]] static void run_chunks(const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
+                                           std::size_t batch, unsigned threads, bool contiguous, T* totals) {
     const std::size_t chunks = (batch + batch_chunk - 1) / batch_chunk;
     std::vector<T> partial(chunks * R);  // allocated once, before the loop
     auto work = [&](std::size_t c0, std::size_t c1) {
@@ -277,11 +302,8 @@ struct batch_executor {
       for (std::size_t k = 1; k < t; ++k) pool.emplace_back(work, chunks * k / t, chunks * (k + 1) / t);
       work(0, chunks / t);
     }  // jthreads join here
-    T totals[R == 0 ? 1 : R] = {};
     for (std::size_t c = 0; c < chunks; ++c)
       for (std::size_t r = 0; r < R; ++r) totals[r] += partial[c * R + r];
-    run_scalar_stage<stage::post>(pre, post, in, totals, batch);
-    write_once(pre, post, out, batch);
   }
 };
 

@@ -224,12 +224,28 @@ constexpr traced_result_t<Op> wrap(graph* g, int id) {
     return tracer{id < 0 ? nullptr : g, id};
 }
 
+/// Node `id` of graph `g` as a traced value, in an op's `simplify` (a template on the graph
+/// type): the call depends on `g`, so an emit<Op> around it is looked at only when the rule
+/// runs, after every op's traits are defined.
+template <class G>
+constexpr auto node_of(G& g, int id) {
+  return tracer{&g, id};
+}
+
+/// What `emit<Op>(a...)` returns. A class template of Op and the operands, so that naming
+/// emit<Op> in an op's rule does not look at Op's traits before the operands are known (an
+/// op's simplification may record an op whose traits are defined after its own).
+template <class Op, class... A>
+struct emit_result {
+  using type = traced_result_t<Op>;
+};
+
 /// Records `Op(a...)` in the graph of its traced operands: simplification first, then a
 /// hash-consed node. Symbolic zeros reach only ops whose `simplify` handles them. (The
 /// declared return type matters: deducing it would instantiate the op's descriptor, whose
 /// rules call emit for the same op.)
 template <class Op, class... A>
-constexpr traced_result_t<Op> emit(const A&... a) {
+constexpr typename emit_result<Op, A...>::type emit(const A&... a) {
   static_assert(sizeof...(A) == arity_v<Op>);
   graph* g = common_graph(a...);
   if (g == nullptr) {
