@@ -5,8 +5,11 @@
 #define CALX_CALX_HPP
 
 #include <calx/argnums.hpp>
+#include <calx/axes.hpp>
 #include <calx/batched.hpp>
 #include <calx/config.hpp>
+#include <calx/custom_jvp.hpp>
+#include <calx/custom_vjp.hpp>
 #include <calx/grad.hpp>
 #include <calx/hessian.hpp>
 #include <calx/jacfwd.hpp>

@@ -61,7 +61,10 @@ struct jvp_fn {
       static_assert(!same || Split::valid, CALX_MSG_AUX_PAIR("jvp"));
       if constexpr (same && Split::valid) {
         using Source = jvp_source<typename C::source, range_spec<0, C::inputs>>;
-        if constexpr ((has_batch_v<A> || ...) || (has_batch_v<TA> || ...)) {
+        if constexpr (!rules_found<Source>()) {
+          report_missing_rule<Source>();
+          return invalid_program{};
+        } else if constexpr ((has_batch_v<A> || ...) || (has_batch_v<TA> || ...)) {
           // Runtime batches: values and tangents are columns wherever they are per sample.
           using Out = typename C::output_tree;
           // Values and tangents share a type: columns if any of them is per sample.

@@ -82,14 +82,19 @@ struct linearize_fn {
       static_assert(Split::valid, CALX_MSG_AUX_PAIR("linearize"));
       if constexpr (Split::valid) {
         using Full = jvp_source<typename C::source, range_spec<0, C::inputs>>;
-        const auto [out, late] = split_call<Full, C>(a...);
-        using V = rebind_t<typename Split::value, L>;
-        const linear_map<std::remove_cvref_t<decltype(late)>, V, rebind_t<A, L>...> lin{late};
-        const V value = unflatten<V>(out, 0);
-        if constexpr (Aux)
-          return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
-        else
-          return std::pair{value, lin};
+        if constexpr (!rules_found<Full>()) {
+          report_missing_rule<Full>();
+          return invalid_program{};
+        } else {
+          const auto [out, late] = split_call<Full, C>(a...);
+          using V = rebind_t<typename Split::value, L>;
+          const linear_map<std::remove_cvref_t<decltype(late)>, V, rebind_t<A, L>...> lin{late};
+          const V value = unflatten<V>(out, 0);
+          if constexpr (Aux)
+            return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
+          else
+            return std::pair{value, lin};
+        }
       } else {
         return invalid_program{};
       }

@@ -89,14 +89,19 @@ struct vjp_fn {
       if constexpr (Split::valid) {
         constexpr std::size_t nv = leaf_count_v<typename Split::value>;
         using Full = vjp_source<typename C::source, range_spec<0, C::inputs>, range_spec<0, nv>, true>;
-        const auto [out, late] = split_call<Full, C>(a...);
-        using V = rebind_t<typename Split::value, L>;
-        const pullback<std::remove_cvref_t<decltype(late)>, V, std::tuple<rebind_t<A, L>...>> pb{late};
-        const V value = unflatten<V>(out, 0);
-        if constexpr (Aux)
-          return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, nv)};
-        else
-          return std::pair{value, pb};
+        if constexpr (!rules_found<Full>()) {
+          report_missing_rule<Full>();
+          return invalid_program{};
+        } else {
+          const auto [out, late] = split_call<Full, C>(a...);
+          using V = rebind_t<typename Split::value, L>;
+          const pullback<std::remove_cvref_t<decltype(late)>, V, std::tuple<rebind_t<A, L>...>> pb{late};
+          const V value = unflatten<V>(out, 0);
+          if constexpr (Aux)
+            return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, nv)};
+          else
+            return std::pair{value, pb};
+        }
       } else {
         return invalid_program{};
       }

@@ -25,18 +25,6 @@ CALX_BEGIN_NAMESPACE
 
 namespace detail {
 
-template <class T>
-constexpr bool contains_tracer() {
-  if constexpr (std::is_same_v<T, tracer>)
-    return true;
-  else if constexpr (requires { std::tuple_size<T>::value; } && !std::is_same_v<T, invalid_program>)
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return (contains_tracer<std::remove_cvref_t<std::tuple_element_t<I, T>>>() || ...);
-    }(std::make_index_sequence<std::tuple_size_v<T>>{});
-  else
-    return false;
-}
-
 /// `vmap(f)`: a stateless function object (so transforms compose with it), with the
 /// executor's options.
 template <class F, class InAxes, class OutAxes>

@@ -143,11 +143,42 @@
   "calx: an op's decomposition must return one traced value (or a number), written with calx "    \
   "functions on its operands; see docs/extending.md"
 
-#define CALX_MSG_NO_JVP_RULE                                                                   \
-  "calx: forward mode (jvp, jacfwd, hessian) reached an op without a jvp rule; specialize "       \
-  "calx::op_traits<Op>::jvp(y, x..., t...) for the op named in this instantiation"
-#define CALX_MSG_NO_VJP_RULE                                                                   \
-  "calx: reverse mode (grad, vjp, jacrev, hessian) reached an op without a vjp rule; specialize " \
-  "calx::op_traits<Op>::vjp(ct, y, x...) for the op named in this instantiation"
+// custom_vjp and custom_jvp. `api` is "custom_vjp" or "custom_jvp".
+#define CALX_MSG_CUSTOM_CALLABLE(api)                                                          \
+  "calx::" api ": the forward function cannot be called with these arguments; write it as a "   \
+  "generic lambda, e.g. [](auto x, auto y) { ... }, taking the arguments the function is called with"
+#define CALX_MSG_CUSTOM_PAIR(api, closure)                                                     \
+  "calx::" api ": the forward function must return std::pair{result, " closure "}: the result "  \
+  "and a closure (a lambda) over what the rule needs, e.g. return std::pair{y, [=](auto g) { ... }}"
+#define CALX_MSG_CUSTOM_RESULT(api)                                                            \
+  "calx::" api ": the result (the pair's first element) must be traced values: a calx::tracer, "  \
+  "or a std::tuple, std::pair or std::array of them"
+#define CALX_MSG_CUSTOM_VJP_BACKWARD_ARGS                                                      \
+  "calx::custom_vjp: the backward closure must take one cotangent with the result's structure "  \
+  "(a single traced value for a scalar result), e.g. [=](auto g) { ... }"
+#define CALX_MSG_CUSTOM_VJP_COUNT                                                              \
+  "calx::custom_vjp: the backward closure must return a std::tuple with one cotangent per "        \
+  "argument of the function, in order: std::tuple{g * y, g * x} for (x, y)"
+#define CALX_MSG_CUSTOM_VJP_LEAVES                                                             \
+  "calx::custom_vjp: a cotangent the backward returns has the wrong structure or precision: each "   \
+  "must have its argument's structure, with traced values or double numbers as leaves (write 0.0, "  \
+  "not 0 or 0.0f: numbers in a rule become constants of the program's precision)"
+#define CALX_MSG_CUSTOM_JVP_ARGS                                                               \
+  "calx::custom_jvp: the jvp closure must take one tangent per argument of the function, each "    \
+  "with its argument's structure, e.g. [=](auto tx, auto ty) { ... }"
+#define CALX_MSG_CUSTOM_JVP_LEAVES                                                             \
+  "calx::custom_jvp: the jvp closure's tangent has the wrong structure or precision: it must have " \
+  "the result's structure, with traced values or double numbers as leaves"
+#define CALX_MSG_CUSTOM_JVP_NOT_LINEAR                                                         \
+  "calx::custom_jvp: the jvp closure is not linear in its tangents (a tangent times a tangent, a "  \
+  "tangent through a nonlinear op such as calx::sin, a comparison of tangents, or a result that "    \
+  "is not zero when the tangents are). calx transposes this closure for reverse mode, which needs "  \
+  "it linear: compute what depends on the primals outside the tangents (t * calx::cos(x))"
+
+// An op reached by a transform without the rule it needs and without a decomposition is
+// reported by the compiler's error at a call to
+// calx::detail::{forward,reverse}_mode_needs_op_traits_{jvp,vjp}_or_decomposition_for<Op>
+// (detail/call/transform_support.hpp): the function's name is the message, its template
+// argument the op.
 
 #endif // CALX_DETAIL_DIAGNOSTICS_HPP

@@ -162,8 +162,9 @@ struct extremum_op {
     else
       return select((a < b) | !(a == a), a, b);
   }
-  static constexpr int simplify(auto&, int* in) {
+  static constexpr int simplify(auto& g, int* in) {
     if (in[0] == in[1]) return in[0];
+    if (both_constant(g, in)) return g.constant(kernel(const_value(g, in[0]), const_value(g, in[1])));
     return no_simplification;
   }
   static constexpr tracer jvp(const auto& y, const auto& a, const auto& b, const auto& ta, const auto& tb) {

@@ -93,7 +93,10 @@ struct derivative_transform {
     using Source = std::conditional_t<Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad,
                                       vjp_source<typename C::source, S, Outs, false>,
                                       jacobian_source<typename C::source, S, Outs, !reverse>>;
-    if constexpr ((has_batch_v<A> || ...)) {
+    if constexpr (!rules_found<Source>()) {
+      report_missing_rule<Source>();
+      return invalid_program{};
+    } else if constexpr ((has_batch_v<A> || ...)) {
       return compute_batched<C, Split, Info, Source>(a...);
     } else {
       return compute_flat<C, Split, Info, Source>(a...);

@@ -78,6 +78,20 @@ constexpr void collect_outputs(graph& g, const Tree& t) {
   }
 }
 
+/// Whether a value of type `T` holds a traced value (a tracer leaf): a call made while an
+/// outer transform traces.
+template <class T>
+constexpr bool contains_tracer() {
+  if constexpr (std::is_same_v<T, tracer>)
+    return true;
+  else if constexpr (requires { std::tuple_size<T>::value; } && !std::is_same_v<T, invalid_program>)
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (contains_tracer<std::remove_cvref_t<std::tuple_element_t<I, T>>>() || ...);
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  else
+    return false;
+}
+
 /// What calx can trace: an empty callable (a captureless lambda, an empty function object, or
 /// a lambda with a capture-default that captures nothing), which calx makes anew inside
 /// constant evaluation.

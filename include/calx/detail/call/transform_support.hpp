@@ -23,6 +23,35 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
+/// Stops compilation naming the op that program `Source`'s passes reached without the rule
+/// they needed: the error is a call, in a constant expression, to the function
+/// `forward_mode_needs_op_traits_jvp_or_decomposition_for<Op>` (or its reverse-mode
+/// twin), whose name says the problem and whose template argument is the op.
+template <class Source>
+constexpr int name_the_missing_rule() {
+  graph g;
+  int id[1] = {0};
+  const op_info op = materialized<Source>::missing_rule();
+  if (materialized<Source>::missing_in_reverse)
+    op.vjp(g, id, id, id, id);
+  else
+    op.jvp(g, id, id, id, id);
+  return 0;
+}
+
+/// Whether the passes that made `Source` found every rule they needed.
+template <class Source>
+constexpr bool rules_found() {
+  return materialized<Source>::missing_rule == nullptr;
+}
+
+/// The one error for a program whose passes missed a rule (see name_the_missing_rule);
+/// called where rules_found is false, before the caller returns an invalid_program.
+template <class Source>
+constexpr void report_missing_rule() {
+  [[maybe_unused]] constexpr int op_without_the_rule = name_the_missing_rule<Source>();
+}
+
 /// `F` called with arguments `A...`: its trace, leaf type and flat layout.
 template <class F, class... A>
 struct traced_call {

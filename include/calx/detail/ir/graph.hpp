@@ -42,6 +42,10 @@ struct graph {
   std::vector<int> inputs;
   std::vector<int> outputs;
   std::vector<int> table;  // open-addressing hash of node ids; -1 = empty
+  /// The first op a pass reached that has no rule for it (and no decomposition): the pass
+  /// skips it and the transform reports it (detail/call/transform_support.hpp).
+  op_ref missing_rule = nullptr;
+  bool missing_in_reverse = false;  // the missing rule is the vjp (else the jvp)
 
   constexpr int operand(int id, int i) const { return operands[nodes[id].first + i]; }
 
@@ -132,6 +136,18 @@ struct graph {
   /// Whether `id` is a node of the built-in op with this `builtin` code (a rule that asks
   /// about its own op uses this rather than the op's description: see `op_ref`).
   constexpr bool is_builtin(int id, int code) const { return id >= 0 && nodes[id].op().builtin == code; }
+};
+
+/// Node ids for one node's operands or results: on the stack for the usual few, on the
+/// (constexpr) heap for the many of a custom rule over large structures.
+struct id_buffer {
+  int small[8] = {};
+  std::vector<int> big;
+  constexpr explicit id_buffer(int n) {
+    if (n > 8) big.assign(static_cast<std::size_t>(n), 0);
+  }
+  constexpr int* data() { return big.empty() ? small : big.data(); }
+  constexpr int& operator[](int i) { return data()[i]; }
 };
 
 /// Records op `op` on operand ids `in` (which it may reorder): its simplification first,

@@ -131,11 +131,22 @@ constexpr void allocate_slots(IR& r) {
 /// The IR of `Source::build()` as a constant: one constexpr run to size it, one to fill it.
 template <class Source>
 struct materialized {
-  static constexpr std::array<std::size_t, 4> sizes = [] {
+  struct shape {
+    std::array<std::size_t, 4> sizes;
+    op_ref missing_rule;
+    bool missing_in_reverse;
+  };
+  static constexpr shape first_run = [] {
     graph g = Source::build();
     finalize(g);
-    return std::array<std::size_t, 4>{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size()};
+    return shape{{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size()}, g.missing_rule,
+                 g.missing_in_reverse};
   }();
+  static constexpr std::array<std::size_t, 4> sizes = first_run.sizes;
+  /// The first op the passes that made this program reached without the rule they needed
+  /// (null: none); the transform that made it reports it.
+  static constexpr op_ref missing_rule = first_run.missing_rule;
+  static constexpr bool missing_in_reverse = first_run.missing_in_reverse;
   using ir_type = ir<sizes[0], sizes[1], sizes[2], sizes[3]>;
   static constexpr ir_type value = [] {
     graph g = Source::build();

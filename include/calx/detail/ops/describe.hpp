@@ -97,9 +97,9 @@ namespace detail {
 // Reaching one of these in a constant expression is the compile error for a missing rule:
 // the compiler names the function, whose template argument is the op.
 template <class Op>
-void forward_mode_reached_an_op_without_jvp_rule_or_decomposition(graph&, const int*, const int*, const int*, int*) {}
+void forward_mode_needs_op_traits_jvp_or_decomposition_for(graph&, const int*, const int*, const int*, int*) {}
 template <class Op>
-void reverse_mode_reached_an_op_without_vjp_rule_or_decomposition(graph&, const int*, const int*, const int*, int*) {}
+void reverse_mode_needs_op_traits_vjp_or_decomposition_for(graph&, const int*, const int*, const int*, int*) {}
 
 template <class Op>
 constexpr int simplify_thunk(graph& g, int* in) {
@@ -163,33 +163,55 @@ constexpr op_info make_op_info() {
   if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;
   if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;
   if constexpr (requires(graph& g, int* in) { traits::simplify(g, in); }) i.simplify = &simplify_thunk<Op>;
-  if constexpr (has_decomposition<Op>) i.decompose = &decompose_thunk<Op>;
-  if constexpr (result_v<Op> == value_kind::real && traits::arity > 0) {
-    if constexpr (has_jvp_rule<Op>) {
-      i.jvp = &jvp_thunk<Op>;
+  if constexpr (requires { &traits::decompose_ids; }) {
+    // Rules written on node ids (calx's custom_vjp and custom_jvp ops, whose operands and
+    // results are the leaves of structures): taken as they are.
+    i.outputs = traits::outputs;
+    i.decompose = &traits::decompose_ids;
+    if constexpr (requires { &traits::jvp_ids; }) {
+      i.jvp = &traits::jvp_ids;
       i.jvp_from = rule_source::own;
     } else {
-      i.jvp = &forward_mode_reached_an_op_without_jvp_rule_or_decomposition<Op>;
-      i.jvp_from = has_decomposition<Op> ? rule_source::decomposition : rule_source::missing;
+      i.jvp = &forward_mode_needs_op_traits_jvp_or_decomposition_for<Op>;
+      i.jvp_from = rule_source::decomposition;
     }
-    if constexpr (has_vjp_rule<Op>) {
-      i.vjp = &vjp_thunk<Op>;
-      i.vjp_from = rule_source::own;
+    if constexpr (requires { &traits::vjp_ids; }) {
+      i.vjp = &traits::vjp_ids;
+      i.vjp_from = traits::vjp_from;
     } else {
-      i.vjp = &reverse_mode_reached_an_op_without_vjp_rule_or_decomposition<Op>;
-      i.vjp_from = has_decomposition<Op> ? rule_source::decomposition : rule_source::missing;
+      i.vjp = &reverse_mode_needs_op_traits_vjp_or_decomposition_for<Op>;
+      i.vjp_from = rule_source::decomposition;
     }
-  }
-  if constexpr (find_v<builtin_ops, Op> < 0 && result_v<Op> == value_kind::real && traits::arity > 0) {
-    if constexpr (has_scalar_kernel<Op>) {
-      i.kernel_f32 = &kernel_thunk<Op, float>;
-      i.kernel_f64 = &kernel_thunk<Op, double>;
+    i.batch_from = batch_kernel::decomposition;
+  } else {
+    if constexpr (has_decomposition<Op>) i.decompose = &decompose_thunk<Op>;
+    if constexpr (result_v<Op> == value_kind::real && traits::arity > 0) {
+      if constexpr (has_jvp_rule<Op>) {
+        i.jvp = &jvp_thunk<Op>;
+        i.jvp_from = rule_source::own;
+      } else {
+        i.jvp = &forward_mode_needs_op_traits_jvp_or_decomposition_for<Op>;
+        i.jvp_from = has_decomposition<Op> ? rule_source::decomposition : rule_source::missing;
+      }
+      if constexpr (has_vjp_rule<Op>) {
+        i.vjp = &vjp_thunk<Op>;
+        i.vjp_from = rule_source::own;
+      } else {
+        i.vjp = &reverse_mode_needs_op_traits_vjp_or_decomposition_for<Op>;
+        i.vjp_from = has_decomposition<Op> ? rule_source::decomposition : rule_source::missing;
+      }
     }
+    if constexpr (find_v<builtin_ops, Op> < 0 && result_v<Op> == value_kind::real && traits::arity > 0) {
+      if constexpr (has_scalar_kernel<Op>) {
+        i.kernel_f32 = &kernel_thunk<Op, float>;
+        i.kernel_f64 = &kernel_thunk<Op, double>;
+      }
+    }
+    i.batch_from = i.builtin >= 0              ? batch_kernel::own
+                   : has_decomposition<Op>     ? batch_kernel::decomposition
+                   : i.kernel_f64 != nullptr   ? batch_kernel::lanes
+                                               : batch_kernel::missing;
   }
-  i.batch_from = i.builtin >= 0              ? batch_kernel::own
-                 : has_decomposition<Op>     ? batch_kernel::decomposition
-                 : i.kernel_f64 != nullptr   ? batch_kernel::lanes
-                                             : batch_kernel::missing;
   return i;
 }
 

@@ -70,20 +70,23 @@ constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vecto
       continue;
     }
     bool any = false;
-    int x[max_arity] = {}, tx[max_arity] = {};
-    for (int i = 0; i < n.arity; ++i) {
-      const int a = r.operand(j, i);
-      x[i] = p[a];
-      tx[i] = t[a];
-      any = any || t[a] >= 0;
-    }
+    for (int i = 0; i < n.arity; ++i) any = any || t[r.operand(j, i)] >= 0;
     if (!any) continue;
-    int y[max_arity] = {};
-    results_of(r, g, j, p[j], y);
+    const op_info op = n.op();
+    if (op.jvp_from == rule_source::missing) {  // reported by the transform, naming the op
+      if (g.missing_rule == nullptr) g.missing_rule = n.op;
+      continue;
+    }
+    id_buffer x(n.arity), tx(n.arity), y(op.outputs);
+    for (int i = 0; i < n.arity; ++i) {
+      x[i] = p[r.operand(j, i)];
+      tx[i] = t[r.operand(j, i)];
+    }
+    results_of(r, g, j, p[j], y.data());
     if (n.kind == value_kind::tuple)
-      n.op().jvp(g, y, x, tx, parts.of(j, n.op().outputs));
+      op.jvp(g, y.data(), x.data(), tx.data(), parts.of(j, op.outputs));
     else
-      n.op().jvp(g, y, x, tx, &t[j]);
+      op.jvp(g, y.data(), x.data(), tx.data(), &t[j]);
   }
   return t;
 }
@@ -131,12 +134,20 @@ constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vec
     } else if (ct[jj] < 0) {
       continue;
     }
-    int x[max_arity] = {}, y[max_arity] = {}, out[max_arity] = {};
+    const op_info op = n.op();
+    if (op.vjp_from == rule_source::missing) {  // reported by the transform, naming the op
+      if (g.missing_rule == nullptr) {
+        g.missing_rule = n.op;
+        g.missing_in_reverse = true;
+      }
+      continue;
+    }
+    id_buffer x(n.arity), y(op.outputs), out(n.arity);
     for (int i = 0; i < n.arity; ++i) x[i] = p[r.operand(jj, i)];
-    results_of(r, g, jj, p[jj], y);
-    n.op().vjp(g, cts, y, x, out);
+    results_of(r, g, jj, p[jj], y.data());
+    op.vjp(g, cts, y.data(), x.data(), out.data());
     for (int i = 0; i < n.arity; ++i)
-      if (!n.op().is_mask_operand(i)) add_into(ct[r.operand(jj, i)], r.operand(jj, i), in_graph(g, out[i]));
+      if (!op.is_mask_operand(i)) add_into(ct[r.operand(jj, i)], r.operand(jj, i), in_graph(g, out[i]));
   }
   std::vector<int> out(IR::input_count, -1);
   for (std::size_t i = 0; i < IR::input_count; ++i)

@@ -60,12 +60,13 @@ constexpr std::vector<int> expand_round(const R& r, std::size_t n, graph& g, con
     } else if (x.is_get() && parts.has(static_cast<std::size_t>(r.operand(j, 0)))) {
       map[j] = parts.at(static_cast<std::size_t>(r.operand(j, 0)), static_cast<int>(x.value));
     } else if (needs_expansion(x.op(), why)) {
-      int in[max_arity] = {};
+      id_buffer in(x.arity);
       for (int i = 0; i < x.arity; ++i) in[i] = map[r.operand(j, i)];
+      const op_info op = x.op();
       if (x.kind == value_kind::tuple)
-        x.op().decompose(g, in, parts.of(j, x.op().outputs));
+        op.decompose(g, in.data(), parts.of(j, op.outputs));
       else
-        x.op().decompose(g, in, &map[j]);
+        op.decompose(g, in.data(), &map[j]);
     } else {
       map[j] = replay_node(g, r, j, map);
     }

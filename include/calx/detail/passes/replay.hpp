@@ -16,9 +16,6 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Operand ids of node `j` of IR (or graph) `r`, through `map`; at most `max_arity` of them.
-inline constexpr int max_arity = 64;
-
 /// Re-emits node `j` of IR `r` into `g`, with `map` giving the ids its operands became.
 /// Inputs are not replayed (the caller maps them).
 template <class IR>
@@ -26,9 +23,9 @@ constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vecto
   const node& n = r.nodes[j];
   if (n.is_constant()) return g.constant(n.value, n.kind);
   if (n.is_get()) return g.get(map[r.operand(j, 0)], static_cast<int>(n.value));
-  int in[max_arity] = {};
+  id_buffer in(n.arity);
   for (int i = 0; i < n.arity; ++i) in[i] = map[r.operand(j, i)];
-  return emit_op(g, n.op, in);
+  return emit_op(g, n.op, in.data());
 }
 
 /// Re-emits every node of IR `r` into `g`, input i reading node `in_ids[i]`; returns the id
