@@ -15,6 +15,7 @@
 #include <calx/detail/passes/autodiff.hpp>
 #include <calx/detail/passes/replay.hpp>
 #include <calx/op_traits.hpp>
+#include <calx/ops/reduction.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -107,11 +108,13 @@ struct op_traits<detail::custom_jvp_op<Fwd, Args...>> {
     const auto& closure = detail::ir_v<detail::jvp_closure_source<Fwd, Args...>>;
     using IR = std::remove_cvref_t<decltype(closure)>;
     constexpr auto n = static_cast<std::size_t>(arity);
-    // The closure at (x, t = 0): its transpose does not depend on t (it is linear in t).
+    // The closure at (x, t = 0): its transpose does not depend on t (it is linear in t). A
+    // tangent is per sample where its primal is (its cotangent must not be summed over a
+    // runtime batch), so the zero is broadcast like the primal.
     std::vector<int> in(2 * n, -1);
     for (std::size_t i = 0; i < n; ++i) {
       in[i] = x[i];
-      in[n + i] = g.constant(0.0);
+      in[n + i] = detail::emit<broadcast_op>(tracer{&g, g.constant(0.0)}, tracer{&g, x[i]}).id;
     }
     const std::vector<int> p = detail::replay_all(closure, g, in);
     std::vector<int> seed(IR::output_count, -1);
@@ -163,6 +166,7 @@ constexpr bool diagnose_custom_jvp() {
 /// function.
 template <class Fwd>
 struct custom_jvp_function {
+  using fwd_type = Fwd;
   /// On traced arguments: one custom_jvp node. On plain numbers: the forward's result (the
   /// jvp closure is dropped).
   template <class... A>

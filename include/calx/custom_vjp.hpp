@@ -105,6 +105,7 @@ constexpr bool diagnose_custom_vjp() {
 /// function.
 template <class Fwd>
 struct custom_vjp_function {
+  using fwd_type = Fwd;
   /// On traced arguments: one custom_vjp node. On plain numbers: the forward's result (the
   /// backward closure is dropped).
   template <class... A>

@@ -39,6 +39,19 @@ constexpr auto output_op(const IR& ir, std::size_t o) {
   return ir.nodes[static_cast<std::size_t>(ir.outputs[o])].op;
 }
 
+/// The number of nodes whose op is named `name` (user ops, whose types a test may not see).
+template <class IR>
+constexpr int count_named(const IR& ir, const char* name) {
+  int n = 0;
+  for (const auto& node : ir.nodes) {
+    const char* a = node.op().name;
+    const char* b = name;
+    while (*a != '\0' && *a == *b) ++a, ++b;
+    n += *a == *b ? 1 : 0;
+  }
+  return n;
+}
+
 /// The op of an IR node of op type `Op`.
 template <class Op>
 constexpr calx::detail::op_ref op_of() {

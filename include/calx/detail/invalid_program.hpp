@@ -55,6 +55,16 @@ struct invalid_program {
   friend constexpr invalid_program operator/(const X&, const invalid_program&) { return {}; }
 };
 
+/// Whether a function's result is, or holds, an invalid_program: some call inside the
+/// function has already reported its misuse, so the caller stays silent.
+template <class T>
+struct holds_invalid_program : std::is_same<T, invalid_program> {};
+template <template <class...> class C, class... T>
+struct holds_invalid_program<C<T...>>
+    : std::bool_constant<(holds_invalid_program<std::remove_cvref_t<T>>::value || ...)> {};
+template <template <class, std::size_t> class C, class T, std::size_t N>
+struct holds_invalid_program<C<T, N>> : holds_invalid_program<std::remove_cvref_t<T>> {};
+
 }  // namespace detail
 CALX_END_NAMESPACE
 

@@ -146,9 +146,11 @@ constexpr bool diagnose_traceable() {
     static_assert(callable, CALX_MSG_NOT_CALLABLE);
     if constexpr (callable) {
       using out = std::remove_cvref_t<std::invoke_result_t<const F&, const call_tree_t<Trees>&...>>;
-      static_assert(!has_mask_leaf<out>::value, CALX_MSG_BOOL_OUTPUT);
-      static_assert(has_mask_leaf<out>::value || traced_tree<out>::value, CALX_MSG_BAD_OUTPUT);
-      if constexpr (traced_tree<out>::value) {
+      // A call inside F (custom_vjp, a nested transform) already reported its misuse.
+      constexpr bool reported = holds_invalid_program<out>::value;
+      static_assert(reported || !has_mask_leaf<out>::value, CALX_MSG_BOOL_OUTPUT);
+      static_assert(reported || has_mask_leaf<out>::value || traced_tree<out>::value, CALX_MSG_BAD_OUTPUT);
+      if constexpr (!reported && traced_tree<out>::value) {
         constexpr bool traceable = constant_traceable<F, Trees...>;
         static_assert(traceable, CALX_MSG_NOT_CONSTEXPR);
         return traceable;
@@ -168,8 +170,10 @@ constexpr invalid_program tracing_failed() {
   if constexpr (stateless_v<F> &&
                 std::is_invocable_v<const F&, const call_tree_t<Trees>&...>) {
     using out = std::remove_cvref_t<std::invoke_result_t<const F&, const call_tree_t<Trees>&...>>;
-    if constexpr (traced_tree<out>::value && !constant_traceable<F, Trees...>) {
-      [[maybe_unused]] constexpr std::size_t where_tracing_failed = traced_size<trace_source<F, Trees...>>();
+    if constexpr (!holds_invalid_program<out>::value) {  // nested: && would still instantiate the trace
+      if constexpr (traced_tree<out>::value && !constant_traceable<F, Trees...>) {
+        [[maybe_unused]] constexpr std::size_t where_tracing_failed = traced_size<trace_source<F, Trees...>>();
+      }
     }
   }
   return {};
