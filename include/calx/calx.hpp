@@ -20,8 +20,12 @@
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>
 #include <calx/ops/exponential.hpp>
+#include <calx/ops/hyperbolic.hpp>
+#include <calx/ops/inverse_trigonometric.hpp>
+#include <calx/ops/powers.hpp>
 #include <calx/ops/reduction.hpp>
 #include <calx/ops/selection.hpp>
+#include <calx/ops/smooth.hpp>
 #include <calx/ops/special.hpp>
 #include <calx/ops/trigonometric.hpp>
 #include <calx/program.hpp>

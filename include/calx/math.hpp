@@ -61,6 +61,13 @@ CALX_HOST_DEVICE constexpr apply_result_t<Op, A...> apply(const A&... a) {
 template <class Op, class... A>
 inline constexpr bool arity_matches_v = sizeof...(A) == op_traits<Op>::arity;
 
+/// The type of a constant in a decomposition whose operand is of type X: the operand's own
+/// precision on plain numbers (so that `calx::sinh(1.0f)` computes in float, as a traced
+/// float program does), double on traced values (the IR keeps its constants in double).
+template <class X>
+using constant_t =
+    std::conditional_t<std::is_floating_point_v<std::remove_cvref_t<X>>, std::remove_cvref_t<X>, double>;
+
 }  // namespace detail
 
 /// A real operand of a traced expression: a tracer or a plain number.
@@ -121,6 +128,24 @@ inline constexpr op_fn<atan2_op> atan2{};
 inline constexpr op_fn<min_op> min{};
 inline constexpr op_fn<max_op> max{};
 inline constexpr op_fn<stop_gradient_op> stop_gradient{};
+inline constexpr op_fn<exp2_op> exp2{};
+inline constexpr op_fn<log2_op> log2{};
+inline constexpr op_fn<log10_op> log10{};
+inline constexpr op_fn<cbrt_op> cbrt{};
+inline constexpr op_fn<sinh_op> sinh{};
+inline constexpr op_fn<cosh_op> cosh{};
+inline constexpr op_fn<asinh_op> asinh{};
+inline constexpr op_fn<acosh_op> acosh{};
+inline constexpr op_fn<atanh_op> atanh{};
+inline constexpr op_fn<asin_op> asin{};
+inline constexpr op_fn<acos_op> acos{};
+inline constexpr op_fn<atan_op> atan{};
+inline constexpr op_fn<hypot_op> hypot{};
+inline constexpr op_fn<square_op> square{};
+inline constexpr op_fn<reciprocal_op> reciprocal{};
+inline constexpr op_fn<softplus_op> softplus{};
+inline constexpr op_fn<logaddexp_op> logaddexp{};
+inline constexpr op_fn<clamp_op> clamp{};
 inline constexpr where_fn where{};
 
 // The result type is spelled out: naming traced_result_t<add_op> here would need the op's

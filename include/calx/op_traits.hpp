@@ -63,6 +63,10 @@ struct log1p_op {};
 struct expm1_op {};
 struct sqrt_op {};
 struct rsqrt_op {};
+struct exp2_op {};
+struct log2_op {};
+struct log10_op {};
+struct cbrt_op {};
 struct sin_op {};
 struct cos_op {};
 struct tan_op {};
@@ -87,6 +91,24 @@ struct batch_sum_op {};
 struct broadcast_op {};
 struct batch_size_op {};
 
+// Built-in ops written with the ops above: each is one IR node when traced, and codegen
+// lowers it to its decomposition (so they are not in `builtin_ops`). Their traits live in
+// calx/ops/hyperbolic.hpp, inverse_trigonometric.hpp, powers.hpp and smooth.hpp.
+struct sinh_op {};
+struct cosh_op {};
+struct asinh_op {};
+struct acosh_op {};
+struct atanh_op {};
+struct asin_op {};
+struct acos_op {};
+struct atan_op {};
+struct hypot_op {};
+struct square_op {};
+struct reciprocal_op {};
+struct softplus_op {};
+struct logaddexp_op {};
+struct clamp_op {};
+
 namespace detail {
 /// The ops whose kernels codegen calls by type, for every value type and backend (float,
 /// double, xsimd batches, CUDA device code): a node's `op->builtin` indexes this list.
@@ -95,9 +117,9 @@ namespace detail {
 /// are structural (inputs, constants, results of tuple ops).
 using builtin_ops =
     type_list<input_op, constant_op, get_op, add_op, sub_op, mul_op, div_op, neg_op, pow_op, exp_op, log_op,
-              log1p_op, expm1_op, sqrt_op, rsqrt_op, sin_op, cos_op, tan_op, tanh_op, sigmoid_op, abs_op,
-              sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op, ge_op, eq_op, ne_op,
-              where_op, stop_gradient_op, batch_sum_op, broadcast_op, batch_size_op>;
+              log1p_op, expm1_op, sqrt_op, rsqrt_op, exp2_op, log2_op, log10_op, cbrt_op, sin_op, cos_op, tan_op,
+              tanh_op, sigmoid_op, abs_op, sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op,
+              ge_op, eq_op, ne_op, where_op, stop_gradient_op, batch_sum_op, broadcast_op, batch_size_op>;
 
 template <std::size_t Code>
 using builtin_at_t = at_t<builtin_ops, Code>;

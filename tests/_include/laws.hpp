@@ -642,6 +642,12 @@ inline constexpr auto rows = std::make_tuple(
     row(family::exponential, "expm1", calx::expm1, sym3),
     row(family::exponential, "sqrt", calx::sqrt, {0.2, 5}),
     row(family::exponential, "rsqrt", calx::rsqrt, {0.2, 5}),
+    // calx/ops/powers.hpp's kernels, with the exponential family's TU.
+    row(family::exponential, "exp2", calx::exp2, sym3),
+    row(family::exponential, "log2", calx::log2, {0.2, 5}),
+    row(family::exponential, "log10", calx::log10, {0.2, 5}),
+    // Both signs, away from the kink at 0 (cbrt'(0) is inf).
+    row(family::exponential, "cbrt", calx::cbrt, {0.2, 5, true}),
     row(family::trigonometric, "sin", calx::sin, sym3),
     row(family::trigonometric, "cos", calx::cos, sym3),
     // |x| <= 1.2: tan' <= 8.4 and the third derivative <= 400.
