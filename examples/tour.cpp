@@ -143,6 +143,60 @@ void tour_vmap() {
     std::printf("sample %zu: (x, y) = (%g, %g)  df/dx = %.6f  df/dy = %.6f\n", i, xs[i], ys[i], dxs[i], dys[i]);
 }
 
+// --- 8. Your own ops --------------------------------------------------------------------------
+
+}  // namespace
+
+// An op is a tag type and its op_traits, in your code. This one has only a decomposition:
+// its kernel and every derivative and batching rule come from log1p(exp(x)).
+namespace tour {
+struct softplus_op {};
+}  // namespace tour
+
+template <>
+struct calx::op_traits<tour::softplus_op> {
+  static constexpr const char* name = "softplus";
+  static constexpr int arity = 1;
+  static constexpr auto decomposition(const auto& x) { return calx::log1p(calx::exp(x)); }
+};
+
+namespace {
+
+constexpr calx::op_fn<tour::softplus_op> softplus{};
+
+TOUR_FUNCTION(mlp_unit, [](auto x, auto w) { return softplus(w * x) * x; });
+
+void tour_user_op() {
+  section("8. Your own ops: a tag type and calx::op_traits");
+  show_source("mlp_unit", mlp_unit_source);
+  show_ir(calx::trace(mlp_unit, 1.0, 2.0));  // softplus is one node
+  std::printf("the program of grad(mlp_unit, argnums<1>), through softplus's decomposition:\n");
+  show_ir(calx::trace(calx::grad(mlp_unit, calx::argnums<1>), 1.0, 2.0));
+  auto g = calx::vmap(calx::grad(mlp_unit, calx::argnums<1>), calx::in_axes<0, calx::none>)(
+      std::vector<double>{-1.0, 0.0, 1.0}, 2.0);
+  std::printf("vmap over x of d/dw at w = 2: %.6f %.6f %.6f\n", g[0], g[1], g[2]);
+}
+
+// --- 9. Your own derivative rules ------------------------------------------------------------
+
+// A forward that returns its result with a backward closure over what the rule needs.
+// [custom_vjp]
+constexpr auto clip_gradient = calx::custom_vjp([](auto x) {
+  return std::pair{x, [](auto g) { return std::tuple{calx::max(calx::min(g, 1.0), -1.0)}; }};
+});
+// [custom_vjp]
+
+TOUR_FUNCTION(clipped, [](auto x) { return clip_gradient(x * x) * 3.0; });
+
+void tour_custom_vjp() {
+  section("9. Your own derivative rules: custom_vjp");
+  show_source("clipped", clipped_source);
+  show_ir(calx::trace(clipped, 1.0));
+  std::printf("the program of grad(clipped): the closure clamps the cotangent 3 to 1 (folded), leaving 1 * 2x:\n");
+  show_ir(calx::trace(calx::grad(clipped), 1.0));
+  for (double x : {0.25, 2.0}) std::printf("clipped(%g) = %g, grad = %g\n", x, clipped(x), calx::grad(clipped)(x));
+}
+
 }  // namespace
 
 int main() {
@@ -154,4 +208,6 @@ int main() {
   tour_float();
   tour_grad();
   tour_vmap();
+  tour_user_op();
+  tour_custom_vjp();
 }

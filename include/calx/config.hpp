@@ -43,8 +43,10 @@
 #define CALX_ASSERT(cond, msg) static_cast<void>(0)
 #endif
 
-// Concept checks with fix-it messages are on by default; translation units that are
-// rebuilt often may define CALX_DISABLE_CONCEPT_CHECKS to skip the diagnose paths.
+// Concept checks with fix-it messages are on by default. The costly one traces each
+// function a second time to test that tracing is a constant expression; translation units
+// that are rebuilt often may define CALX_DISABLE_CONCEPT_CHECKS to skip it (the cheap
+// checks stay).
 #ifdef CALX_DISABLE_CONCEPT_CHECKS
 #define CALX_CONCEPT_CHECKS 0
 #else

@@ -121,6 +121,11 @@ using builtin_ops =
               tanh_op, sigmoid_op, abs_op, sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op,
               ge_op, eq_op, ne_op, where_op, stop_gradient_op, batch_sum_op, broadcast_op, batch_size_op>;
 
+/// The built-in ops defined by a decomposition (declared above), for tools that list every
+/// op calx ships (tools/op_coverage.cpp writes docs/ops.md from both lists).
+using decomposed_ops = type_list<sinh_op, cosh_op, asinh_op, acosh_op, atanh_op, asin_op, acos_op, atan_op, hypot_op,
+                                 square_op, reciprocal_op, softplus_op, logaddexp_op, clamp_op>;
+
 template <std::size_t Code>
 using builtin_at_t = at_t<builtin_ops, Code>;
 

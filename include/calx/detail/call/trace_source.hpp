@@ -6,6 +6,7 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/config.hpp>
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
 #include <calx/detail/ir/graph.hpp>
@@ -151,7 +152,14 @@ constexpr bool diagnose_traceable() {
       static_assert(reported || !has_mask_leaf<out>::value, CALX_MSG_BOOL_OUTPUT);
       static_assert(reported || has_mask_leaf<out>::value || traced_tree<out>::value, CALX_MSG_BAD_OUTPUT);
       if constexpr (!reported && traced_tree<out>::value) {
-        constexpr bool traceable = constant_traceable<F, Trees...>;
+        // The probe traces F once more; CALX_DISABLE_CONCEPT_CHECKS skips it (a function that
+        // is not constexpr then gets the compiler's own error instead of calx's message).
+        constexpr bool traceable = [] {
+          if constexpr (CALX_CONCEPT_CHECKS)
+            return constant_traceable<F, Trees...>;
+          else
+            return true;
+        }();
         static_assert(traceable, CALX_MSG_NOT_CONSTEXPR);
         return traceable;
       }

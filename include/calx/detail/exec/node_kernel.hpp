@@ -2,9 +2,11 @@
 /// @brief `node_kernel<IR, J>(get)`: the value of node J of a constexpr IR, computed from its
 /// operands' values, which `get(operand_c<Id>)` returns. Every backend (straight-line code,
 /// the stages of the batched executor, CUDA kernels) evaluates nodes through this one helper.
-/// A built-in op's kernel is named by its type (`op->builtin`), so it runs on any value type;
-/// a user op's scalar kernel is a constant function pointer in its `op_info`, a direct,
-/// inlinable call on host and device; on SIMD batches it runs lane by lane.
+/// A built-in op's kernel is named by its type (`op->builtin`), so it runs on any value type,
+/// device code included; a user op's scalar kernel is a constant function pointer in its
+/// `op_info`, a direct, inlinable call on the host (on SIMD batches, lane by lane). Device
+/// code must not call through it: a device backend lowers user ops by their decompositions
+/// first (`expand_for::simd`), as the SIMD loop does.
 #ifndef CALX_DETAIL_EXEC_NODE_KERNEL_HPP
 #define CALX_DETAIL_EXEC_NODE_KERNEL_HPP
 

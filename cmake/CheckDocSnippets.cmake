@@ -1,0 +1,68 @@
+# cmake -DDOC=<page.md> -DSOURCE=<file>[|<file>...] -P CheckDocSnippets.cmake
+#
+# Passes iff every ```cpp block of DOC appears in one of the SOURCE files as consecutive
+# lines (leading and trailing blanks of each line ignored): the page shows only code that
+# the project compiles and runs.
+cmake_minimum_required(VERSION 3.24)
+
+foreach(var IN ITEMS DOC SOURCE)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "CheckDocSnippets.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+# The file's lines, each stripped, joined by "\n" (and with a "\n" at each end, so that a
+# block matches whole lines only). Semicolons are escaped so that they survive CMake lists.
+function(stripped_lines path out)
+  file(STRINGS "${path}" lines)
+  set(text "\n")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    string(APPEND text "${line}\n")
+  endforeach()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+string(REPLACE "|" ";" source_files "${SOURCE}")
+set(source_text "")
+foreach(file IN LISTS source_files)
+  file(READ "${file}" raw_source)
+  string(REPLACE ";" "<semicolon>" raw_source "${raw_source}")
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/snippet_source.tmp" "${raw_source}")
+  stripped_lines("${CMAKE_CURRENT_BINARY_DIR}/snippet_source.tmp" text)
+  string(APPEND source_text "${text}")
+endforeach()
+
+file(READ "${DOC}" raw_doc)
+string(REPLACE ";" "<semicolon>" raw_doc "${raw_doc}")
+string(REPLACE "\n" ";" doc_lines "${raw_doc}")
+
+set(in_block FALSE)
+set(blocks 0)
+set(missing 0)
+foreach(line IN LISTS doc_lines)
+  string(STRIP "${line}" stripped)
+  if(NOT in_block AND stripped STREQUAL "```cpp")
+    set(in_block TRUE)
+    set(block "\n")
+  elseif(in_block AND stripped STREQUAL "```")
+    set(in_block FALSE)
+    math(EXPR blocks "${blocks} + 1")
+    string(FIND "${source_text}" "${block}" at)
+    if(at EQUAL -1)
+      math(EXPR missing "${missing} + 1")
+      string(REPLACE "<semicolon>" ";" shown "${block}")
+      message(SEND_ERROR "${DOC}: code block ${blocks} is not in ${SOURCE}:${shown}")
+    endif()
+  elseif(in_block)
+    string(APPEND block "${stripped}\n")
+  endif()
+endforeach()
+file(REMOVE "${CMAKE_CURRENT_BINARY_DIR}/snippet_source.tmp")
+if(blocks EQUAL 0)
+  message(FATAL_ERROR "${DOC} has no ```cpp block")
+endif()
+if(missing GREATER 0)
+  message(FATAL_ERROR "${missing} of ${blocks} code blocks of ${DOC} are not in ${SOURCE}")
+endif()
+message(STATUS "all ${blocks} code blocks of ${DOC} are in ${SOURCE}")
