@@ -148,6 +148,13 @@ inline constexpr op_fn<logaddexp_op> logaddexp{};
 inline constexpr op_fn<clamp_op> clamp{};
 inline constexpr where_fn where{};
 
+/// A `bool` beside a tracer: refused. The deleted overload is needed because the tracer's
+/// poisoned conversion to double (the std::sin message) would otherwise make clang take
+/// the built-in `double + int` for `x + true`.
+template <class A, class B>
+concept tracer_with_bool = (std::same_as<A, tracer> && std::same_as<B, bool>) ||
+                           (std::same_as<A, bool> && std::same_as<B, tracer>);
+
 // The result type is spelled out: naming traced_result_t<add_op> here would need the op's
 // traits, which are defined after this header.
 #define CALX_TRACED_BINARY(sym, Op, Result)                                           \
@@ -155,7 +162,10 @@ inline constexpr where_fn where{};
     requires(std::same_as<A, tracer> || std::same_as<B, tracer>)                      \
   constexpr Result operator sym(const A& a, const B& b) {                             \
     return detail::emit<Op>(a, b);                                                    \
-  }
+  }                                                                                   \
+  template <class A, class B>                                                         \
+    requires tracer_with_bool<A, B>                                                   \
+  Result operator sym(const A&, const B&) = delete;
 
 CALX_TRACED_BINARY(+, add_op, tracer)
 CALX_TRACED_BINARY(-, sub_op, tracer)
