@@ -13,7 +13,7 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/ir/graph.hpp>
-#include <calx/detail/ops/all_ops.hpp>
+#include <calx/detail/exec/all_ops.hpp>
 #include <calx/op_traits.hpp>
 
 #include <cstddef>

@@ -1,7 +1,8 @@
-/// @file detail/ops/all_ops.hpp
-/// @brief Every built-in op's traits: what code that dispatches over the op registry needs.
-#ifndef CALX_DETAIL_OPS_ALL_OPS_HPP
-#define CALX_DETAIL_OPS_ALL_OPS_HPP
+/// @file detail/exec/all_ops.hpp
+/// @brief Every built-in op's traits: code generation reaches a built-in op's kernel by its
+/// type (detail/exec/node_kernel.hpp), so it needs them all.
+#ifndef CALX_DETAIL_EXEC_ALL_OPS_HPP
+#define CALX_DETAIL_EXEC_ALL_OPS_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
@@ -16,4 +17,4 @@
 #include <calx/ops/special.hpp>
 #include <calx/ops/trigonometric.hpp>
 
-#endif // CALX_DETAIL_OPS_ALL_OPS_HPP
+#endif // CALX_DETAIL_EXEC_ALL_OPS_HPP
