@@ -2,9 +2,36 @@
 // (examples/transforms.out). docs/transforms.md quotes the snippets between the markers.
 #include <calx/calx.hpp>
 
+#include <boost/hana/define_struct.hpp>
+
+#include <array>
+#include <cstddef>
 #include <cstdio>
 #include <tuple>
 #include <utility>
+#include <vector>
+
+// [structures]
+template <class T>
+struct params {
+  BOOST_HANA_DEFINE_STRUCT(params, (T, a), (std::array<T, 2>, b));
+};
+// [structures]
+
+// [tree_node]
+template <class T>
+struct point {
+  T x, y;
+};
+template <class T>
+struct calx::tree_node<point<T>> {
+  using children = std::tuple<T, T>;                          // children's types, in order
+  template <std::size_t I, class S>
+  static constexpr auto& get(S& p) { if constexpr (I == 0) return p.x; else return p.y; }
+  template <template <class> class F>
+  using with = point<F<T>>;                                   // the same structure, other leaves
+};
+// [tree_node]
 
 // [f]
 constexpr auto f = [](auto x, auto y) { return calx::sin(x) * y + x * x; };
@@ -60,6 +87,23 @@ int main() {
   constexpr auto sg = [](auto x) { return x * calx::stop_gradient(x); };
   // [stop_gradient]
   std::printf("stop_gradient: d/dx [x * sg(x)] at 3 = %.6f\n", calx::grad(sg)(3.0));
+
+  {
+    // [structures]
+    constexpr auto loss = [](const auto& p, auto x) { return p.a * calx::sin(x) + p.b[0] * p.b[1] * x * x; };
+    params<double> g = calx::grad(loss)(params<double>{1.5, {0.5, -2.0}}, 0.625);
+    // [structures]
+    std::printf("grad of a struct: a %.6f, b (%.6f, %.6f)\n", g.a, g.b[0], g.b[1]);
+    const params<double> p{1.5, {0.5, -2.0}};
+    const std::vector<double> xs{0.25, 0.5};
+    // [structures]
+    auto per_sample = calx::vmap(calx::grad(loss), calx::in_axes<calx::none, 0>)(p, xs);  // per_sample[i] is a params<double>
+    // [structures]
+    std::printf("per-sample grads: a %.6f, %.6f\n", per_sample[0].a, per_sample[1].a);
+    constexpr auto radius = [](const auto& q) { return calx::sqrt(q.x * q.x + q.y * q.y); };
+    const point<point<double>> h = calx::hessian(radius)(point<double>{3.0, 4.0});
+    std::printf("hessian of |q| at (3, 4): ((%.4f, %.4f), (%.4f, %.4f))\n", h.x.x, h.x.y, h.y.x, h.y.y);
+  }
 
   // [ir]
   std::puts(calx::to_string(calx::trace(calx::grad(f), 1.0, 2.0)).c_str());

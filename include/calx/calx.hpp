@@ -33,6 +33,7 @@
 #include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
+#include <calx/tree_hana.hpp>
 #include <calx/value_and_grad.hpp>
 #include <calx/vjp.hpp>
 #include <calx/vmap.hpp>

@@ -1,7 +1,9 @@
 /// @file tree.hpp
 /// @brief Argument and result structures ("pytrees"): float/double/tracer leaves inside
-/// std::array, std::tuple and std::pair, nested freely. Transforms flatten them into the
-/// program's flat inputs and rebuild results of the same shape.
+/// std::array, std::tuple, std::pair, Boost.Hana structs (calx/tree_hana.hpp) and any type
+/// that specialises `calx::tree_node`, nested freely. Transforms flatten them into the
+/// program's flat inputs and rebuild results of the same shape; every walk over a structure
+/// is `detail::for_each_leaf`, `detail::build_tree` or `detail::tree_traits` here.
 #ifndef CALX_TREE_HPP
 #define CALX_TREE_HPP
 
@@ -15,6 +17,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 CALX_BEGIN_NAMESPACE
 
@@ -35,12 +38,127 @@ concept tree_leaf = std::is_floating_point_v<T> || std::same_as<T, tracer> || de
 template <class T>
 concept integer_leaf = std::is_integral_v<T> && !std::same_as<T, bool>;
 
+/// What `tree_node<T>::with` names when `T` cannot hold other leaves (a struct whose members
+/// are fixed `double`s cannot hold traced values).
+template <class T>
+struct not_rebindable {};
+
+/// How calx sees inside a structure: the one customisation point of its tree library (JAX's
+/// pytree registry). Every walk over arguments and results (flattening, rebuilding, checking,
+/// batching) goes through it. A structure type `T` specialises it in one of two ways:
+///
+/// - a product (std::tuple, std::pair, a Boost.Hana struct: calx/tree_hana.hpp):
+///   `using children = std::tuple<C...>;` the children's types in flattening order;
+///   `template <std::size_t I, class S> static constexpr auto& get(S& t);` child I of `t`
+///   (`S` is `T` or `const T`);
+/// - an array (std::array): `using element = E;` and `static constexpr std::size_t extent`,
+///   children read with `t[k]` and walked by a loop, so long arrays cost no pack expansion;
+///
+/// and, for both, `template <template <class> class F> using with = ...;` the same structure
+/// with every child type `C` replaced by `F<C>` (`calx::not_rebindable<T>` when it cannot be):
+/// calx builds the structure of tracers a traced function receives, and the structure of
+/// numbers a gradient returns, with it. A rebuilt structure is value-initialised and its
+/// leaves assigned, so it must be default-constructible. Anything else is a leaf.
+template <class T>
+struct tree_node {};
+
+template <class T, std::size_t N>
+struct tree_node<std::array<T, N>> {
+  using element = T;
+  static constexpr std::size_t extent = N;
+  template <template <class> class F>
+  using with = std::array<F<T>, N>;
+};
+
+template <class... T>
+struct tree_node<std::tuple<T...>> {
+  using children = std::tuple<T...>;
+  template <std::size_t I, class S>
+  CALX_HOST_DEVICE static constexpr auto& get(S& t) {
+    return std::get<I>(t);
+  }
+  template <template <class> class F>
+  using with = std::tuple<F<T>...>;
+};
+
+template <class A, class B>
+struct tree_node<std::pair<A, B>> {
+  using children = std::tuple<A, B>;
+  template <std::size_t I, class S>
+  CALX_HOST_DEVICE static constexpr auto& get(S& t) {
+    if constexpr (I == 0)
+      return t.first;
+    else
+      return t.second;
+  }
+  template <template <class> class F>
+  using with = std::pair<F<A>, F<B>>;
+};
+
 namespace detail {
 
 /// Marks a batched input in the argument structures calx traces (the function itself
 /// sees a `calx::tracer`).
 struct batched_leaf {};
 
+/// Whether `T` is a product node (children named one by one) or an array node (a loop).
+template <class T>
+concept product_node = requires { typename tree_node<T>::children; };
+template <class T>
+concept array_node = requires {
+  typename tree_node<T>::element;
+  tree_node<T>::extent;
+};
+template <class T>
+concept structure = product_node<T> || array_node<T>;
+
+template <class T>
+inline constexpr std::size_t child_count_v = std::tuple_size_v<typename tree_node<T>::children>;
+
+/// Calls `f(leaf)` on every leaf of `t`, depth-first, left to right (the flattening order);
+/// `t` may be const. A leaf is anything that is not a structure.
+template <class T, class F>
+CALX_HOST_DEVICE constexpr CALX_INLINE void for_each_leaf(T& t, F&& f) {
+  using U = std::remove_const_t<T>;
+  if constexpr (array_node<U>) {
+    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) for_each_leaf(t[k], f);
+  } else if constexpr (product_node<U>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
+      (for_each_leaf(tree_node<U>::template get<I>(t), f), ...);
+    }(std::make_index_sequence<child_count_v<U>>{});
+  } else {
+    f(t);
+  }
+}
+
+/// Calls `f(a_leaf, b_leaf)` on the leaves of two structures of the same shape (their leaf
+/// types may differ), in flattening order.
+template <class A, class B, class F>
+CALX_HOST_DEVICE constexpr CALX_INLINE void zip_leaves(A& a, B& b, F&& f) {
+  using U = std::remove_const_t<A>;
+  if constexpr (array_node<U>) {
+    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) zip_leaves(a[k], b[k], f);
+  } else if constexpr (product_node<U>) {
+    using V = std::remove_const_t<B>;
+    [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
+      (zip_leaves(tree_node<U>::template get<I>(a), tree_node<V>::template get<I>(b), f), ...);
+    }(std::make_index_sequence<child_count_v<U>>{});
+  } else {
+    f(a, b);
+  }
+}
+
+/// A `T` whose leaves are `make(leaf)` in flattening order, `leaf` being the value-initialised
+/// leaf to replace (its type says which leaf is wanted).
+template <class T, class Make>
+CALX_HOST_DEVICE constexpr T build_tree(Make&& make) {
+  T t{};
+  for_each_leaf(t, [&](auto& leaf) { leaf = make(leaf); });
+  return t;
+}
+
+/// Facts about the leaf types of a structure, for one leaf (the primary template), a runtime
+/// batch, and every structure alike.
 template <class T>
 struct tree_traits {
   static constexpr bool valid = tree_leaf<T> || integer_leaf<T> || std::is_same_v<T, batched_leaf>;
@@ -84,44 +202,82 @@ struct tree_traits<std::vector<T, A>> : batch_tree_traits<T> {};
 template <class T>
 struct tree_traits<std::span<T>> : batch_tree_traits<std::remove_const_t<T>> {};
 
-template <class T, std::size_t N>
-struct tree_traits<std::array<T, N>> {
-  static constexpr bool valid = tree_traits<T>::valid;
-  static constexpr bool has_batch = tree_traits<T>::has_batch;
-  static constexpr bool has_integer = tree_traits<T>::has_integer;
-  static constexpr std::size_t leaves = N * tree_traits<T>::leaves;
-  template <class L>
-  using rebind = std::array<typename tree_traits<T>::template rebind<L>, N>;
-  using first_leaf = typename tree_traits<T>::first_leaf;
-  template <class L>
-  static constexpr bool uniform = tree_traits<T>::template uniform<L>;
+/// Each leaf type of a structure replaced by `L` (for `tree_node<T>::with`).
+template <class L>
+struct leaves_as {
+  template <class C>
+  using type = typename tree_traits<C>::template rebind<L>;
 };
 
-template <class... T>
-struct tree_traits<std::tuple<T...>> {
-  static constexpr bool valid = (tree_traits<T>::valid && ...);
-  static constexpr bool has_batch = (tree_traits<T>::has_batch || ...);
-  static constexpr bool has_integer = (tree_traits<T>::has_integer || ...);
-  static constexpr std::size_t leaves = (std::size_t{0} + ... + tree_traits<T>::leaves);
+template <class T>
+struct tree_traits<not_rebindable<T>> {
+  static constexpr bool valid = false;
+  static constexpr bool has_batch = false;
+  static constexpr bool has_integer = false;
+  static constexpr std::size_t leaves = 0;
   template <class L>
-  using rebind = std::tuple<typename tree_traits<T>::template rebind<L>...>;
-  using first_leaf = typename first_non_void<typename tree_traits<T>::first_leaf...>::type;
+  using rebind = not_rebindable<T>;
+  using first_leaf = void;
   template <class L>
-  static constexpr bool uniform = (tree_traits<T>::template uniform<L> && ...);
+  static constexpr bool uniform = false;
 };
 
-template <class A, class B>
-struct tree_traits<std::pair<A, B>> {
-  static constexpr bool valid = tree_traits<A>::valid && tree_traits<B>::valid;
-  static constexpr bool has_batch = tree_traits<A>::has_batch || tree_traits<B>::has_batch;
-  static constexpr bool has_integer = tree_traits<A>::has_integer || tree_traits<B>::has_integer;
-  static constexpr std::size_t leaves = tree_traits<A>::leaves + tree_traits<B>::leaves;
+template <class T, class Children = typename tree_node<T>::children>
+struct product_traits;
+template <class T, class... C>
+struct product_traits<T, std::tuple<C...>> {
+  static constexpr bool valid = (tree_traits<C>::valid && ...);
+  static constexpr bool has_batch = (tree_traits<C>::has_batch || ...);
+  static constexpr bool has_integer = (tree_traits<C>::has_integer || ...);
+  static constexpr std::size_t leaves = (std::size_t{0} + ... + tree_traits<C>::leaves);
   template <class L>
-  using rebind = std::pair<typename tree_traits<A>::template rebind<L>, typename tree_traits<B>::template rebind<L>>;
-  using first_leaf = typename first_non_void<typename tree_traits<A>::first_leaf, typename tree_traits<B>::first_leaf>::type;
+  using rebind = typename tree_node<T>::template with<leaves_as<L>::template type>;
+  using first_leaf = typename first_non_void<typename tree_traits<C>::first_leaf...>::type;
   template <class L>
-  static constexpr bool uniform = tree_traits<A>::template uniform<L> && tree_traits<B>::template uniform<L>;
+  static constexpr bool uniform = (tree_traits<C>::template uniform<L> && ...);
 };
+template <product_node T>
+struct tree_traits<T> : product_traits<T> {};
+
+template <array_node T>
+struct tree_traits<T> {
+  using E = typename tree_node<T>::element;
+  static constexpr bool valid = tree_traits<E>::valid;
+  static constexpr bool has_batch = tree_traits<E>::has_batch;
+  static constexpr bool has_integer = tree_traits<E>::has_integer;
+  static constexpr std::size_t leaves = tree_node<T>::extent * tree_traits<E>::leaves;
+  template <class L>
+  using rebind = typename tree_node<T>::template with<leaves_as<L>::template type>;
+  using first_leaf = typename tree_traits<E>::first_leaf;
+  template <class L>
+  static constexpr bool uniform = tree_traits<E>::template uniform<L>;
+};
+
+/// Whether every leaf type of `T` satisfies `P` (`any_leaf_v`: some leaf).
+template <class T, template <class> class P>
+struct all_leaves : P<T> {};
+template <class T, template <class> class P>
+struct any_leaf : P<T> {};
+template <array_node T, template <class> class P>
+struct all_leaves<T, P> : all_leaves<typename tree_node<T>::element, P> {};
+template <array_node T, template <class> class P>
+struct any_leaf<T, P> : any_leaf<typename tree_node<T>::element, P> {};
+template <class Children, template <class> class P>
+struct all_children;
+template <class... C, template <class> class P>
+struct all_children<std::tuple<C...>, P> : std::bool_constant<(all_leaves<C, P>::value && ...)> {};
+template <class Children, template <class> class P>
+struct any_child;
+template <class... C, template <class> class P>
+struct any_child<std::tuple<C...>, P> : std::bool_constant<(any_leaf<C, P>::value || ...)> {};
+template <product_node T, template <class> class P>
+struct all_leaves<T, P> : all_children<typename tree_node<T>::children, P> {};
+template <product_node T, template <class> class P>
+struct any_leaf<T, P> : any_child<typename tree_node<T>::children, P> {};
+template <class T, template <class> class P>
+inline constexpr bool all_leaves_v = all_leaves<std::remove_cvref_t<T>, P>::value;
+template <class T, template <class> class P>
+inline constexpr bool any_leaf_v = any_leaf<std::remove_cvref_t<T>, P>::value;
 
 template <class T>
 inline constexpr std::size_t leaf_count_v = tree_traits<std::remove_cvref_t<T>>::leaves;
@@ -145,30 +301,14 @@ inline constexpr bool has_integer_v = tree_traits<std::remove_cvref_t<T>>::has_i
 /// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
 template <class T, class L>
 CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
-  if constexpr (tree_leaf<T> || integer_leaf<T>) {
-    *out = static_cast<L>(t);
-    return out + 1;
-  } else {
-    std::apply([&](const auto&... e) { ((out = flatten_into(e, out)), ...); }, t);
-    return out;
-  }
+  for_each_leaf(t, [&](const auto& leaf) { *out++ = static_cast<L>(leaf); });
+  return out;
 }
 
 /// Builds a `T` from leaves read from `in[0..]` in the order `flatten_into` writes them.
 template <class T, class L>
 CALX_HOST_DEVICE constexpr T unflatten_from(const L*& in) {
-  if constexpr (tree_leaf<T>) {
-    return static_cast<T>(*in++);
-  } else if constexpr (requires { std::tuple_size<T>::value; } && !requires { typename T::first_type; } &&
-                       requires(T t) { t[0]; }) {
-    T t{};
-    for (auto& e : t) e = unflatten_from<std::remove_cvref_t<decltype(e)>>(in);
-    return t;
-  } else {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return T{unflatten_from<std::tuple_element_t<I, T>>(in)...};
-    }(std::make_index_sequence<std::tuple_size_v<T>>{});
-  }
+  return build_tree<T>([&]<class X>(const X&) { return static_cast<X>(*in++); });
 }
 
 template <class T, class L, std::size_t N>

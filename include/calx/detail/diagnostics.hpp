@@ -36,7 +36,14 @@
 
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \
-  "are never differentiated), or std::array, std::tuple or std::pair of them (nested as you like)"
+  "are never differentiated), or std::array, std::tuple, std::pair or Boost.Hana structs of them "  \
+  "(nested as you like), or a type that specialises calx::tree_node"
+
+#define CALX_MSG_STRUCT_NOT_TRACEABLE                                                          \
+  "calx: this struct argument cannot hold traced values: its members are fixed float or "      \
+  "double types. Make it a class template over its number type, template <class T> struct S { " \
+  "BOOST_HANA_DEFINE_STRUCT(S, (T, a), ...); }, so that calx can trace S<calx::tracer> "         \
+  "(or give calx::tree_node<S> a `with` that rebuilds it with other leaves)"
 
 #define CALX_MSG_MIXED_PRECISION                                                               \
   "calx: the arguments mix float and double leaves; calx compiles one program per precision. " \

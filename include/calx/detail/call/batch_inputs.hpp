@@ -68,14 +68,14 @@ struct batch_length {
 /// numbers (a std::vector or std::span leaf, as grad and jvp take them).
 template <class L, class T>
 CALX_INLINE void collect_views(const T& t, input_view<L>*& out, batch_length& len, int arg, const char* api) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    (out++)->value = static_cast<L>(t);
-  } else if constexpr (has_batch_v<T> && tree_traits<T>::leaves == 1) {
-    len.add(t.size(), arg, api);
-    *out++ = input_view<L>{reinterpret_cast<const unsigned char*>(t.data()), sizeof(L), L{}};
-  } else {
-    std::apply([&](const auto&... e) { (collect_views<L>(e, out, len, arg, api), ...); }, t);
-  }
+  for_each_leaf(t, [&]<class X>(const X& leaf) CALX_INLINE_LAMBDA {
+    if constexpr (std::is_arithmetic_v<X>) {
+      (out++)->value = static_cast<L>(leaf);
+    } else {  // a std::vector or std::span of numbers
+      len.add(leaf.size(), arg, api);
+      *out++ = input_view<L>{reinterpret_cast<const unsigned char*>(leaf.data()), sizeof(L), L{}};
+    }
+  });
 }
 
 /// Views of the leaves of element type `E` across a contiguous range of elements: leaf
@@ -83,15 +83,10 @@ CALX_INLINE void collect_views(const T& t, input_view<L>*& out, batch_length& le
 /// views (nothing is read).
 template <class L, class E>
 CALX_INLINE void collect_element_views(const E* first, input_view<L>*& out) {
-  auto walk = [&](auto& self, const auto& e) CALX_INLINE_LAMBDA -> void {
-    using X = std::remove_cvref_t<decltype(e)>;
-    if constexpr (std::is_arithmetic_v<X>)
-      *out++ = input_view<L>{first == nullptr ? nullptr : reinterpret_cast<const unsigned char*>(&e), sizeof(E), L{}};
-    else
-      std::apply([&](const auto&... c) { (self(self, c), ...); }, e);
-  };
   if (first != nullptr) {
-    walk(walk, *first);
+    for_each_leaf(*first, [&](const auto& leaf) CALX_INLINE_LAMBDA {
+      *out++ = input_view<L>{reinterpret_cast<const unsigned char*>(&leaf), sizeof(E), L{}};
+    });
   } else {
     for (std::size_t k = 0; k < leaf_count_v<E>; ++k) *out++ = input_view<L>{};
   }

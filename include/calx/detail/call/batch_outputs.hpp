@@ -97,10 +97,7 @@ constexpr bool dest_matches() {
 /// Adds the leaves of `x` (a structure of `L`) to `out`, in flattening order.
 template <class L, class X>
 CALX_INLINE void leaf_addresses(X& x, L**& out) {
-  if constexpr (std::is_same_v<std::remove_const_t<X>, L>)
-    *out++ = &x;
-  else
-    std::apply([&](auto&... e) { (leaf_addresses<L>(e, out), ...); }, x);
+  for_each_leaf(x, [&](auto& leaf) CALX_INLINE_LAMBDA { *out++ = &leaf; });
 }
 
 /// Output views of destination `d` for output `Spec`: scalars for `Once` outputs, strided

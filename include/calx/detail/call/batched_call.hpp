@@ -38,34 +38,28 @@ template <class Program, class Tree, class L, std::size_t First>
 using result_tree_t =
     rebind_t<Tree, std::conditional_t<any_batched_output<Program>(First, leaf_count_v<Tree>), batched<L>, L>>;
 
-/// Output views of a result structure: `Spec` is the traced output; each leaf of `r` is a
-/// column (something with data() and size()) or a number.
+/// Output views of a result structure (the traced output `Spec` with number or column
+/// leaves): each leaf of `r` is a column (something with data() and size()) or a number.
 template <class Spec, class L, class R>
 void collect_leaf_outputs(R& r, output_view<L>*& out, std::size_t batch, const char* api) {
-  if constexpr (!requires { std::tuple_size<Spec>::value; }) {
-    if constexpr (requires { r.data(); r.size(); }) {
-      if (r.size() != batch)
-        invalid_argument(std::string(api) + ": an output buffer has " + std::to_string(r.size()) +
+  for_each_leaf(r, [&](auto& leaf) {
+    if constexpr (requires { leaf.data(); leaf.size(); }) {
+      if (leaf.size() != batch)
+        invalid_argument(std::string(api) + ": an output buffer has " + std::to_string(leaf.size()) +
                          " elements for a batch of " + std::to_string(batch));
-      (out++)->column = r.data();
+      (out++)->column = leaf.data();
     } else {
-      (out++)->scalar = &r;
+      (out++)->scalar = &leaf;
     }
-  } else {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (collect_leaf_outputs<std::tuple_element_t<I, Spec>, L>(std::get<I>(r), out, batch, api), ...);
-    }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
-  }
+  });
 }
 
 /// Sizes every runtime column of a result structure to the batch.
 template <class R>
 void resize_columns(R& r, std::size_t batch) {
-  if constexpr (requires { r.resize(batch); }) {
-    r.resize(batch);
-  } else if constexpr (requires { std::tuple_size<R>::value; }) {
-    std::apply([&](auto&... e) { (resize_columns(e, batch), ...); }, r);
-  }
+  for_each_leaf(r, [&](auto& leaf) {
+    if constexpr (requires { leaf.resize(batch); }) leaf.resize(batch);
+  });
 }
 
 /// Runs `Program` on `args` (leaves numbers or batches); `Spec` is the traced structure of

@@ -27,37 +27,24 @@ namespace detail {
 /// order; numbers become constants, symbolic zeros stay -1.
 template <class T>
 constexpr void leaf_ids(graph& g, const T& t, int*& out) {
-  if constexpr (std::is_same_v<T, tracer>) {
-    if (t.graph != nullptr && t.graph != &g) trace_error("calx: a custom rule returned a value of another trace");
-    *out++ = t.id;
-  } else if constexpr (std::is_arithmetic_v<T>) {
-    *out++ = g.constant(static_cast<double>(t));
-  } else {
-    std::apply([&](const auto&... e) { (leaf_ids(g, e, out), ...); }, t);
-  }
+  for_each_leaf(t, [&]<class X>(const X& leaf) {
+    if constexpr (std::is_same_v<X, tracer>) {
+      if (leaf.graph != nullptr && leaf.graph != &g) trace_error("calx: a custom rule returned a value of another trace");
+      *out++ = leaf.id;
+    } else {
+      *out++ = g.constant(static_cast<double>(leaf));
+    }
+  });
 }
 
 /// A structure `Tree` (tracer leaves) of the ids `in[0..]` of graph `g`; with `Materialize`,
 /// symbolic zeros become the constant 0 (a user's closure gets real values).
 template <class Tree, bool Materialize = false>
 constexpr Tree tree_of_ids(graph& g, const int*& in) {
-  if constexpr (std::is_same_v<Tree, tracer>) {
+  return build_tree<Tree>([&](const tracer&) {
     const int id = *in++;
     return Materialize && id < 0 ? tracer{&g, g.constant(0.0)} : in_graph(g, id);
-  } else if constexpr (requires { typename Tree::first_type; }) {
-    // Braced initialisation reads the leaves left to right.
-    return Tree{tree_of_ids<typename Tree::first_type, Materialize>(g, in),
-                tree_of_ids<typename Tree::second_type, Materialize>(g, in)};
-  } else if constexpr (requires(Tree t) { t[0]; }) {
-    Tree t{};
-    for (auto& e : t) e = tree_of_ids<std::remove_cvref_t<decltype(e)>, Materialize>(g, in);
-    return t;
-  } else {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      // Braced initialisation reads the leaves left to right.
-      return Tree{tree_of_ids<std::tuple_element_t<I, Tree>, Materialize>(g, in)...};
-    }(std::make_index_sequence<std::tuple_size_v<Tree>>{});
-  }
+  });
 }
 
 /// The arguments `Args...` (tracer structures) of the ids `x[0..]`.
@@ -69,15 +56,12 @@ constexpr std::tuple<Args...> args_of_ids(graph& g, const int* x) {
 /// The graph of the first traced leaf of `t`, or null.
 template <class T>
 constexpr graph* tree_graph(const T& t) {
-  if constexpr (std::is_same_v<T, tracer>) {
-    return t.graph;
-  } else if constexpr (std::is_arithmetic_v<T>) {
-    return nullptr;
-  } else {
-    graph* g = nullptr;
-    std::apply([&](const auto&... e) { ((g = g != nullptr ? g : tree_graph(e)), ...); }, t);
-    return g;
-  }
+  graph* g = nullptr;
+  for_each_leaf(t, [&]<class X>(const X& leaf) {
+    if constexpr (std::is_same_v<X, tracer>)
+      if (g == nullptr) g = leaf.graph;
+  });
+  return g;
 }
 template <class... A>
 constexpr graph* common_tree_graph(const A&... a) {
@@ -95,38 +79,20 @@ inline constexpr bool is_pair_v = false;
 template <class A, class B>
 inline constexpr bool is_pair_v<std::pair<A, B>> = true;
 
-/// Whether `T` is a structure of traced values (std::tuple, std::pair, std::array).
+/// Whether `T` is a structure of traced values.
 template <class T>
 constexpr bool traced_structure() {
-  if constexpr (std::is_same_v<T, tracer>)
-    return true;
-  else if constexpr (requires { std::tuple_size<T>::value; } && !std::is_same_v<T, invalid_program>)
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return (traced_structure<std::tuple_element_t<I, T>>() && ...);
-    }(std::make_index_sequence<std::tuple_size_v<T>>{});
-  else
-    return false;
+  return all_leaves_v<T, is_tracer>;
 }
+
+template <class T>
+struct is_rule_leaf : std::bool_constant<std::is_same_v<T, tracer> || std::is_same_v<T, double>> {};
 
 /// Whether `T` has the structure of `Arg` (tracer leaves) with every leaf a traced value or
 /// a double (a cotangent or tangent a user's closure returns).
 template <class T, class Arg>
 constexpr bool rule_leaves_match() {
-  if constexpr (std::is_same_v<Arg, tracer>) {
-    return std::is_same_v<T, tracer> || std::is_same_v<T, double>;
-  } else if constexpr (requires { std::tuple_size<T>::value; } &&
-                       !std::is_same_v<T, invalid_program>) {
-    if constexpr (std::tuple_size_v<T> != std::tuple_size_v<Arg> ||
-                  requires { typename Arg::first_type; } != requires { typename T::first_type; })
-      return false;
-    else
-      return []<std::size_t... I>(std::index_sequence<I...>) {
-        return (rule_leaves_match<std::remove_cvref_t<std::tuple_element_t<I, T>>, std::tuple_element_t<I, Arg>>() &&
-                ...);
-      }(std::make_index_sequence<std::tuple_size_v<T>>{});
-  } else {
-    return false;
-  }
+  return std::is_same_v<rebind_t<T, tracer>, Arg> && all_leaves_v<T, is_rule_leaf>;
 }
 
 /// The node of a custom function on traced arguments `a...`: its results as a structure of

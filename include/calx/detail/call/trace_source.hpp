@@ -31,66 +31,42 @@ using call_tree_t = rebind_t<Tree, tracer>;
 
 template <class Tree>
 constexpr call_tree_t<Tree> make_inputs(graph& g) {
-  if constexpr (std::is_same_v<Tree, tracer>) {
-    return tracer{&g, g.input()};
-  } else if constexpr (std::is_same_v<Tree, batched_leaf>) {
-    return tracer{&g, g.input(value_kind::real, true)};
-  } else if constexpr (requires { typename Tree::first_type; }) {
-    return call_tree_t<Tree>{make_inputs<typename Tree::first_type>(g), make_inputs<typename Tree::second_type>(g)};
-  } else if constexpr (requires(Tree t) { t[0]; }) {
-    call_tree_t<Tree> t{};
-    for (auto& e : t) e = make_inputs<typename Tree::value_type>(g);
-    return t;
-  } else {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return call_tree_t<Tree>{make_inputs<std::tuple_element_t<I, Tree>>(g)...};
-    }(std::make_index_sequence<std::tuple_size_v<Tree>>{});
-  }
+  const Tree marks{};
+  call_tree_t<Tree> t{};
+  zip_leaves(marks, t, [&]<class M>(const M&, tracer& x) {
+    x = tracer{&g, g.input(value_kind::real, std::is_same_v<M, batched_leaf>)};
+  });
+  return t;
 }
 
-/// What a traced function may return: tracers (and masks, refused later with a message)
-/// inside arrays, tuples and pairs.
 template <class T>
-struct traced_tree : std::bool_constant<std::is_same_v<T, tracer>> {};
-template <class T, std::size_t N>
-struct traced_tree<std::array<T, N>> : traced_tree<T> {};
-template <class... T>
-struct traced_tree<std::tuple<T...>> : std::bool_constant<(traced_tree<T>::value && ...)> {};
-template <class A, class B>
-struct traced_tree<std::pair<A, B>> : std::bool_constant<traced_tree<A>::value && traced_tree<B>::value> {};
+struct is_tracer : std::is_same<T, tracer> {};
+template <class T>
+struct is_mask : std::is_same<T, bool_tracer> {};
 
+/// What a traced function may return: tracers (and masks, refused later with a message)
+/// inside structures.
 template <class T>
-struct has_mask_leaf : std::is_same<T, bool_tracer> {};
-template <class T, std::size_t N>
-struct has_mask_leaf<std::array<T, N>> : has_mask_leaf<T> {};
-template <class... T>
-struct has_mask_leaf<std::tuple<T...>> : std::bool_constant<(has_mask_leaf<T>::value || ...)> {};
-template <class A, class B>
-struct has_mask_leaf<std::pair<A, B>> : std::bool_constant<has_mask_leaf<A>::value || has_mask_leaf<B>::value> {};
+struct traced_tree : std::bool_constant<all_leaves_v<T, is_tracer>> {};
+template <class T>
+struct has_mask_leaf : std::bool_constant<any_leaf_v<T, is_mask>> {};
 
 template <class Tree>
 constexpr void collect_outputs(graph& g, const Tree& t) {
-  if constexpr (std::is_same_v<Tree, tracer>) {
-    if (t.graph != nullptr && t.graph != &g)
-      trace_error("calx: the function returned a value traced by another transform");
-    g.outputs.push_back(t.id);
-  } else {
-    std::apply([&](const auto&... e) { (collect_outputs(g, e), ...); }, t);
-  }
+  for_each_leaf(t, [&](const auto& leaf) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(leaf)>, tracer>) {
+      if (leaf.graph != nullptr && leaf.graph != &g)
+        trace_error("calx: the function returned a value traced by another transform");
+      g.outputs.push_back(leaf.id);
+    }
+  });
 }
 
 /// Whether a value of type `T` holds a traced value (a tracer leaf): a call made while an
 /// outer transform traces.
 template <class T>
 constexpr bool contains_tracer() {
-  if constexpr (std::is_same_v<T, tracer>)
-    return true;
-  else if constexpr (requires { std::tuple_size<T>::value; } && !std::is_same_v<T, invalid_program>)
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return (contains_tracer<std::remove_cvref_t<std::tuple_element_t<I, T>>>() || ...);
-    }(std::make_index_sequence<std::tuple_size_v<T>>{});
-  else
-    return false;
+  return any_leaf_v<T, is_tracer>;
 }
 
 /// What calx can trace: an empty callable (a captureless lambda, an empty function object, or
@@ -142,7 +118,9 @@ template <class F, class... Trees>
 constexpr bool diagnose_traceable() {
   constexpr bool stateless = stateless_v<F>;
   static_assert(stateless, CALX_MSG_CAPTURES);
-  if constexpr (stateless) {
+  // Arguments that cannot be traced (a struct that cannot hold tracers) were reported by
+  // diagnose_arguments; calling F on them would only add errors.
+  if constexpr (stateless && (tree_traits<Trees>::valid && ...)) {
     constexpr bool callable = std::is_invocable_v<const F&, const call_tree_t<Trees>&...>;
     static_assert(callable, CALX_MSG_NOT_CALLABLE);
     if constexpr (callable) {
@@ -175,12 +153,13 @@ constexpr bool diagnose_traceable() {
 /// the diagnosis, so the error cannot change the diagnosis.
 template <class F, class... Trees>
 constexpr invalid_program tracing_failed() {
-  if constexpr (stateless_v<F> &&
-                std::is_invocable_v<const F&, const call_tree_t<Trees>&...>) {
-    using out = std::remove_cvref_t<std::invoke_result_t<const F&, const call_tree_t<Trees>&...>>;
-    if constexpr (!holds_invalid_program<out>::value) {  // nested: && would still instantiate the trace
-      if constexpr (traced_tree<out>::value && !constant_traceable<F, Trees...>) {
-        [[maybe_unused]] constexpr std::size_t where_tracing_failed = traced_size<trace_source<F, Trees...>>();
+  if constexpr (stateless_v<F> && (tree_traits<Trees>::valid && ...)) {  // nested: && would instantiate the call
+    if constexpr (std::is_invocable_v<const F&, const call_tree_t<Trees>&...>) {
+      using out = std::remove_cvref_t<std::invoke_result_t<const F&, const call_tree_t<Trees>&...>>;
+      if constexpr (!holds_invalid_program<out>::value) {
+        if constexpr (traced_tree<out>::value && !constant_traceable<F, Trees...>) {
+          [[maybe_unused]] constexpr std::size_t where_tracing_failed = traced_size<trace_source<F, Trees...>>();
+        }
       }
     }
   }
@@ -198,13 +177,15 @@ template <class... A>
 constexpr bool diagnose_arguments() {
   constexpr bool valid = (tree_traits<std::remove_cvref_t<A>>::valid && ...);
   static_assert(valid, CALX_MSG_BAD_LEAF);
-  if constexpr (valid && sizeof...(A) > 0) {
+  constexpr bool rebindable = !valid || (tree_traits<rebind_t<A, tracer>>::valid && ...);
+  static_assert(rebindable, CALX_MSG_STRUCT_NOT_TRACEABLE);
+  if constexpr (valid && rebindable && sizeof...(A) > 0) {
     using L = common_leaf_t<A...>;
     constexpr bool same = (leaves_are_v<A, L> && ...);
     static_assert(same, CALX_MSG_MIXED_PRECISION);
     return same;
   }
-  return valid;
+  return valid && rebindable;
 }
 
 

@@ -1,0 +1,17 @@
+// A Hana struct of fixed doubles as an argument: it cannot hold the traced values calx
+// passes the function, so calx asks for a class template over the number type.
+// EXPECT: calx: this struct argument cannot hold traced values: its members are fixed float or double types
+// ERRORS: 1
+#include <calx/calx.hpp>
+
+#include <boost/hana/define_struct.hpp>
+
+struct params {
+  BOOST_HANA_DEFINE_STRUCT(params, (double, a), (double, b));
+};
+
+int main() {
+  constexpr auto f = [](const auto& p) { return p.a * p.b; };
+  params g = calx::grad(f)(params{1.0, 2.0});
+  (void)g;
+}
