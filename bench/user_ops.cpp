@@ -88,12 +88,20 @@ CALX_BENCH_INLINE gradient<V> hand_chain(const V& x, const V& y) {
   return {dmx + gd + gp * y, (V(1) - dmx) - gd + gp * x};
 }
 
+/// calx's max: NaN-propagating, as std::fmax is not and JAX's max is (xsimd::max returns
+/// the second argument when the first is NaN). The hand versions below that stand for calx's
+/// op mix use it, so that calx and the hand code compute the same function.
+template <class V>
+CALX_BENCH_INLINE V nan_max(const V& a, const V& b) {
+  return xsimd::select((a > b) | !(a == a), a, b);
+}
+
 /// hand_chain with the derivative calx (and JAX) give max at ties, 1/2 to each side, and
 /// abs's derivative at 0: the same op mix as calx's program.
 template <class V>
 CALX_BENCH_INLINE gradient<V> hand_chain_ties(const V& x, const V& y) {
   using xsimd::exp;
-  const V m = xsimd::max(x, y);
+  const V m = nan_max(x, y);
   const V d = x - y;
   const V e = exp(-xsimd::abs(d));
   const V p = exp(x * y);
@@ -110,7 +118,7 @@ CALX_BENCH_INLINE gradient<V> hand_chain_ties(const V& x, const V& y) {
 template <class V>
 CALX_BENCH_INLINE gradient<V> hand_own_vjp(const V& x, const V& y) {
   using xsimd::exp;
-  const V m = xsimd::max(x, y);
+  const V m = nan_max(x, y);
   const V l = m + xsimd::log1p(exp(-xsimd::abs(x - y)));
   const V p = exp(x * y);
   const V gp = p / (V(1) + p);
