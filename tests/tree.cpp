@@ -217,6 +217,33 @@ TEMPLATE_TEST_CASE("vmap batches structs: per-sample gradients and broadcast par
   }
 }
 
+TEMPLATE_TEST_CASE("vmap writes per-sample structs into a batch of structs or a struct of columns", "[tree][vmap]", float, double) {
+  using T = TestType;
+  const std::size_t n = 21;
+  std::vector<T> xs(n);
+  for (std::size_t i = 0; i < n; ++i) xs[i] = T(0.1) * T(i) - T(1);
+  const params<T> p = sample_params<T>();
+  const auto per_sample = calx::vmap(calx::grad(loss), calx::in_axes<calx::none, 0>);
+  const calx::batched<params<T>> want = per_sample(p, xs);
+
+  std::vector<params<T>> rows(n);
+  per_sample.into(rows)(p, xs);
+  // A struct of columns: params<std::span<T>>, one column per leaf.
+  std::vector<T> a(n), b0(n), b1(n), c0(n), c1(n);
+  params<std::span<T>> columns{a, {std::span<T>(b0), std::span<T>(b1)}, {std::span<T>(c0), std::span<T>(c1)}};
+  per_sample.into(columns)(p, xs);
+  for (std::size_t i = 0; i < n; ++i) {
+    CHECK(rows[i].a == want[i].a);
+    CHECK(rows[i].c.second == want[i].c.second);
+    CHECK(a[i] == want[i].a);
+    CHECK(b1[i] == want[i].b[1]);
+    CHECK(c0[i] == want[i].c.first);
+  }
+  std::vector<T> short_column(n - 1);
+  params<std::span<T>> wrong{short_column, {std::span<T>(b0), std::span<T>(b1)}, {std::span<T>(c0), std::span<T>(c1)}};
+  CHECK_THROWS_WITH(per_sample.into(wrong)(p, xs), Catch::Matchers::Contains("an output buffer has 20 elements for a batch of 21"));
+}
+
 TEMPLATE_TEST_CASE("a user's tree_node specialisation works like a built-in structure", "[tree]", float, double) {
   using T = TestType;
   constexpr auto radius = [](const auto& q) { return calx::sqrt(q.x * q.x + q.y * q.y); };

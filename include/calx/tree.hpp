@@ -115,6 +115,35 @@ concept structure = product_node<T> || array_node<T>;
 template <class T>
 inline constexpr std::size_t child_count_v = std::tuple_size_v<typename tree_node<T>::children>;
 
+/// The number of children of structure `T`, the type of child I, and child I of `t`, alike
+/// for products and arrays (for walks over two structures whose kinds may differ: an array
+/// output written into a tuple of columns).
+template <class T>
+constexpr std::size_t children_of() {
+  if constexpr (array_node<T>)
+    return tree_node<T>::extent;
+  else
+    return child_count_v<T>;
+}
+template <class T, std::size_t I>
+struct child_type {
+  using type = std::tuple_element_t<I, typename tree_node<T>::children>;
+};
+template <array_node T, std::size_t I>
+struct child_type<T, I> {
+  using type = typename tree_node<T>::element;
+};
+template <class T, std::size_t I>
+using child_t = typename child_type<T, I>::type;
+template <std::size_t I, class T>
+CALX_HOST_DEVICE constexpr CALX_INLINE auto& child(T& t) {
+  using U = std::remove_const_t<T>;
+  if constexpr (array_node<U>)
+    return t[I];
+  else
+    return tree_node<U>::template get<I>(t);
+}
+
 /// Calls `f(leaf)` on every leaf of `t`, depth-first, left to right (the flattening order);
 /// `t` may be const. A leaf is anything that is not a structure.
 template <class T, class F>

@@ -81,13 +81,13 @@ constexpr bool dest_matches() {
     return true;
   } else if constexpr (std::is_same_v<Spec, tracer>) {
     return false;
-  } else if constexpr (requires { std::tuple_size<DD>::value; } && requires { std::tuple_size<Spec>::value; }) {
-    if constexpr (std::tuple_size_v<DD> != std::tuple_size_v<Spec>) {
+  } else if constexpr (structure<DD> && structure<Spec>) {  // a structure of batches
+    if constexpr (children_of<DD>() != children_of<Spec>()) {
       return false;
     } else {
       return []<std::size_t... I>(std::index_sequence<I...>) {
-        return (dest_matches<std::tuple_element_t<I, Spec>, L, std::tuple_element_t<I, DD>, Once>() && ...);
-      }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
+        return (dest_matches<child_t<Spec, I>, L, child_t<DD, I>, Once>() && ...);
+      }(std::make_index_sequence<children_of<Spec>()>{});
     }
   } else {
     return false;
@@ -124,8 +124,8 @@ CALX_INLINE void collect_dest(D& d, output_view<L>*& out, std::size_t batch, con
     for (L* leaf : p) *out++ = output_view<L>{leaf, sizeof(X), nullptr};
   } else {
     [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
-      (collect_dest<std::tuple_element_t<I, Spec>, L, Once>(std::get<I>(d), out, batch, api), ...);
-    }(std::make_index_sequence<std::tuple_size_v<Spec>>{});
+      (collect_dest<child_t<Spec, I>, L, Once>(child<I>(d), out, batch, api), ...);
+    }(std::make_index_sequence<children_of<Spec>()>{});
   }
 }
 
