@@ -182,6 +182,38 @@ TEMPLATE_TEST_CASE("a traced function returns a struct; jacfwd of it matches fin
   CHECK(v.a == next.a);
 }
 
+TEMPLATE_TEST_CASE("jacfwd and jacrev of a struct-valued function of a struct nest as JAX does", "[tree][jacobian]", double) {
+  using T = TestType;
+  // scale(p, x) = p * x, leaf by leaf: d out.leaf_i / d p.leaf_j = x when i == j, else 0.
+  constexpr auto scale = [](const auto& p, auto x) {
+    auto q = p;
+    q.a = p.a * x;
+    q.b = {p.b[0] * x, p.b[1] * x};
+    q.c = {p.c.first * x, p.c.second * calx::sin(x)};
+    return q;
+  };
+  const params<T> p = sample_params<T>();
+  const T x = T(0.75);
+  const auto jf = calx::jacfwd(scale)(p, x);
+  const auto jr = calx::jacrev(scale)(p, x);
+  STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(jf)>, params<params<T>>>);  // output ⊗ input
+  STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(jr)>, params<params<T>>>);
+  CHECK(jf.a.a == x);
+  CHECK(jf.a.b[0] == 0);
+  CHECK(jf.b[1].b[1] == x);
+  CHECK(jf.b[1].b[0] == 0);
+  CHECK(jf.c.second.c.second == std::sin(x));
+  CHECK(jf.c.first.a == 0);
+  std::array<T, 25> f{}, r{};
+  calx::detail::flatten_into(jf, f.data());
+  calx::detail::flatten_into(jr, r.data());
+  CHECK(f == r);
+  // With respect to x: the output's structure of numbers.
+  const params<T> dx = calx::jacfwd(scale, calx::argnums<1>)(p, x);
+  CHECK(dx.b[0] == p.b[0]);
+  CHECK(calx_test::within_ulps(dx.c.second, p.c.second * std::cos(x), 2));
+}
+
 TEMPLATE_TEST_CASE("vmap batches structs: per-sample gradients and broadcast parameters", "[tree][vmap]", float, double) {
   using T = TestType;
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{33}}) {
