@@ -1,6 +1,6 @@
 /// @file tests/ops.decomposed.cpp
 /// @brief The ops of calx/ops/hyperbolic.hpp, inverse_trigonometric.hpp, powers.hpp and
-/// smooth.hpp (sinh ... clamp), in float and double: values against a long double
+/// smooth.hpp (sinh ... clamp, relu), in float and double: values against a long double
 /// reference, every partial derivative (calx::grad, with calx::argnums for 2- and 3-ary
 /// ops) against the analytic derivative evaluated in long double, and vmap (the SIMD loop,
 /// running the decomposition or the kernel on xsimd batches) against the scalar program.
@@ -216,6 +216,7 @@ constexpr auto f_softplus = [](auto x) { return calx::softplus(x); };
 constexpr auto f_hypot = [](auto x, auto y) { return calx::hypot(x, y); };
 constexpr auto f_logaddexp = [](auto a, auto b) { return calx::logaddexp(a, b); };
 constexpr auto f_clamp = [](auto x, auto lo, auto hi) { return calx::clamp(x, lo, hi); };
+constexpr auto f_relu = [](auto x) { return calx::relu(x); };
 
 // ---------------------------------------------------------------------------------------
 // References (long double: 64-bit significand, 11 bits beyond double).
@@ -243,6 +244,9 @@ ld log10_d(const args_t<1>& x) { return 1 / (x[0] * ln10); }
 ld cbrt_ref(const args_t<1>& x) { return std::cbrt(x[0]); }
 ld cbrt_d(const args_t<1>& x) { return 1 / (3 * std::cbrt(x[0]) * std::cbrt(x[0])); }
 ld square_ref(const args_t<1>& x) { return x[0] * x[0]; }
+/// relu and JAX's derivative: 0 at 0 and for a NaN.
+ld relu_ref(const args_t<1>& x) { return std::isnan(x[0]) ? x[0] : (x[0] > 0 ? x[0] : 0); }
+ld relu_d(const args_t<1>& x) { return x[0] > 0 ? 1 : 0; }
 ld square_d(const args_t<1>& x) { return 2 * x[0]; }
 ld reciprocal_ref(const args_t<1>& x) { return 1 / x[0]; }
 ld reciprocal_d(const args_t<1>& x) { return -1 / (x[0] * x[0]); }
@@ -542,6 +546,17 @@ const auto rows = std::make_tuple(
              return v;
            },
            // exact: measured 0 everywhere
+           {{0, 0}, {0, 0}, {0, 0}}),
+    // x uniform on [-3, 3], |x| log-uniform over all of T; ±0, the smallest numbers, ±inf, NaN.
+    row<1>("relu", f_relu, relu_ref, {relu_d},
+           [](auto t) {
+             using T = decltype(t);
+             auto v = edges<T>({0, tiny_v<T>, least_normal_v<T>, 1, big_v<T>, inf, nan}, true);
+             uniform(v, 60, -3, 3, 27);
+             log_uniform(v, 100, tiny_v<T>, big_v<T>, true, 28);
+             return unary(v);
+           },
+           // exact: measured 0 everywhere
            {{0, 0}, {0, 0}, {0, 0}}));
 
 // ---------------------------------------------------------------------------------------
@@ -703,6 +718,7 @@ TEST_CASE("each op is one IR node; exp2, log2, log10 and cbrt have kernels, the 
   one_node.operator()<calx::logaddexp_op>([](auto x, auto y) { return calx::logaddexp(x, y); }, 1.0, 1.0);
   one_node.operator()<calx::clamp_op>(f_clamp, 1.0, 0.0,
                                       2.0);
+  one_node.operator()<calx::relu_op>(f_relu, 1.0);
 
   using calx::detail::batch_kernel;
   using calx::detail::describe;
@@ -725,6 +741,7 @@ TEST_CASE("each op is one IR node; exp2, log2, log10 and cbrt have kernels, the 
   STATIC_REQUIRE(describe<calx::sinh_op>().jvp_from == rule_source::own);
   STATIC_REQUIRE(describe<calx::cosh_op>().vjp_from == rule_source::own);
   STATIC_REQUIRE(describe<calx::cosh_op>().batch_from == batch_kernel::decomposition);
+  STATIC_REQUIRE(describe<calx::relu_op>().vjp_from == rule_source::own);
   STATIC_REQUIRE(describe<calx::hypot_op>().batch_from == batch_kernel::decomposition);
 }
 
@@ -766,7 +783,7 @@ TEMPLATE_TEST_CASE("signed zeros", "[ops][decomposed][edges]", float, double) {
         -std::numeric_limits<T>::infinity());
 }
 
-TEMPLATE_TEST_CASE("conventions: hypot at the origin and at infinities, logaddexp of equal infinities and at a tie",
+TEMPLATE_TEST_CASE("conventions: hypot at the origin and at infinities, logaddexp of equal infinities and at a tie, relu at 0",
                    "[ops][decomposed][edges]", float, double) {
   using T = TestType;
   constexpr T infinity = std::numeric_limits<T>::infinity(), not_a_number = std::numeric_limits<T>::quiet_NaN();
@@ -796,6 +813,21 @@ TEMPLATE_TEST_CASE("conventions: hypot at the origin and at infinities, logaddex
   CHECK(calx::grad(logaddexp, both)(infinity, -infinity) == std::tuple{T(1), T(0)});
   CHECK(calx::grad(logaddexp, both)(-infinity, T(3)) == std::tuple{T(0), T(1)});
   CHECK(std::isnan(logaddexp(not_a_number, -infinity)));
+
+  // relu: JAX's derivative, 0 at 0 (either sign) and for a NaN; NaN through, 0 for -inf.
+  const std::vector<T> points{T(0), T(-0.0), not_a_number, -infinity, T(2)};
+  const auto values = calx::vmap(f_relu)(points);
+  const auto slopes = calx::vmap(calx::grad(f_relu))(points);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    INFO("x = " << points[i]);
+    const T want = points[i] > T(0) ? T(1) : T(0);
+    CHECK(calx::grad(f_relu)(points[i]) == want);
+    CHECK(slopes[i] == want);
+    CHECK(calx::jvp(f_relu, std::tuple{points[i]}, std::tuple{T(1)}).second == want);
+  }
+  CHECK(std::isnan(values[2]));
+  CHECK(values[3] == T(0));
+  CHECK(calx::hessian(f_relu)(T(2)) == T(0));
   CHECK(std::isnan(calx::trace(logaddexp, T(1), T(1))(infinity, not_a_number)));
 }
 

@@ -146,6 +146,7 @@ inline constexpr op_fn<reciprocal_op> reciprocal{};
 inline constexpr op_fn<softplus_op> softplus{};
 inline constexpr op_fn<logaddexp_op> logaddexp{};
 inline constexpr op_fn<clamp_op> clamp{};
+inline constexpr op_fn<relu_op> relu{};
 inline constexpr where_fn where{};
 
 /// A `bool` beside a tracer: refused. The deleted overload is needed because the tracer's

@@ -108,6 +108,7 @@ struct reciprocal_op {};
 struct softplus_op {};
 struct logaddexp_op {};
 struct clamp_op {};
+struct relu_op {};
 
 namespace detail {
 /// The ops whose kernels codegen calls by type, for every value type and backend (float,
@@ -124,7 +125,7 @@ using builtin_ops =
 /// The built-in ops defined by a decomposition (declared above), for tools that list every
 /// op calx ships (tools/op_coverage.cpp writes docs/ops.md from both lists).
 using decomposed_ops = type_list<sinh_op, cosh_op, asinh_op, acosh_op, atanh_op, asin_op, acos_op, atan_op, hypot_op,
-                                 square_op, reciprocal_op, softplus_op, logaddexp_op, clamp_op>;
+                                 square_op, reciprocal_op, softplus_op, logaddexp_op, clamp_op, relu_op>;
 
 template <std::size_t Code>
 using builtin_at_t = at_t<builtin_ops, Code>;

@@ -1,5 +1,5 @@
 /// @file ops/smooth.hpp
-/// @brief softplus, logaddexp and clamp: the smooth (and clipped) maxima of machine
+/// @brief softplus, logaddexp, clamp and relu: the smooth (and clipped) maxima of machine
 /// learning code, written with exp, log1p, min, max and where.
 #ifndef CALX_OPS_SMOOTH_HPP
 #define CALX_OPS_SMOOTH_HPP
@@ -11,6 +11,8 @@
 #include <calx/ops/exponential.hpp>
 #include <calx/ops/selection.hpp>
 #include <calx/tracer.hpp>
+
+#include <array>
 
 CALX_BEGIN_NAMESPACE
 
@@ -56,6 +58,22 @@ struct op_traits<clamp_op> {
   static constexpr int arity = 3;
   static constexpr auto decomposition(const auto& x, const auto& lo, const auto& hi) {
     return calx::min(calx::max(x, lo), hi);
+  }
+};
+
+/// max(x, 0) (jax.nn.relu): NaN for a NaN, 0 for -inf. Its own rules give the derivative
+/// JAX gives, 1 for x > 0 and 0 elsewhere, 0 at x = 0 too (max's tie rule would give 1/2).
+template <>
+struct op_traits<relu_op> {
+  static constexpr const char* name = "relu";
+  static constexpr int arity = 1;
+  static constexpr auto decomposition(const auto& x) {
+    using K = detail::constant_t<decltype(x)>;
+    return calx::max(x, K(0));
+  }
+  static constexpr tracer jvp(const auto&, const auto& x, const auto& t) { return calx::where(x > 0.0, t, 0.0); }
+  static constexpr std::array<tracer, 1> vjp(const auto& ct, const auto&, const auto& x) {
+    return {calx::where(x > 0.0, ct, 0.0)};
   }
 };
 
