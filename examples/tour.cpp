@@ -9,6 +9,7 @@
 #include <calx/calx.hpp>
 
 #include <array>
+#include <cstddef>
 #include <cstdio>
 #include <tuple>
 #include <utility>
@@ -197,6 +198,42 @@ void tour_custom_vjp() {
   for (double x : {0.25, 2.0}) std::printf("clipped(%g) = %g, grad = %g\n", x, clipped(x), calx::grad(clipped)(x));
 }
 
+// --- 10. Tensors: per-sample gradients of a model --------------------------------------------
+
+}  // namespace
+
+// Parameters as a plain struct of tensors (shapes in the types); the gradient is that struct.
+struct tour_model {
+  BOOST_HANA_DEFINE_STRUCT(tour_model, (calx::tensor<double, 2, 3>, w), (calx::tensor<double, 2>, b));
+};
+
+namespace {
+
+TOUR_FUNCTION(model_loss, [](const auto& p, const auto& x, const auto& y) {
+  return calx::sum(calx::square(calx::tanh(calx::matvec(p.w, x) + p.b) - y));
+});
+
+void tour_tensors() {
+  section("10. Tensors: per-sample gradients of a model");
+  show_source("model_loss", model_loss_source);
+  show_ir(calx::trace(model_loss, tour_model{}, calx::tensor<double, 3>{}, calx::tensor<double, 2>{}));  // one node per op
+  tour_model p;
+  for (std::size_t k = 0; k < p.w.size; ++k) p.w[k] = 0.1 * static_cast<double>(k) - 0.2;
+  p.b(1) = 0.5;
+  std::vector<calx::tensor<double, 3>> xs(3);
+  std::vector<calx::tensor<double, 2>> ys(3);
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    for (std::size_t k = 0; k < 3; ++k) xs[i](k) = static_cast<double>(i + k) / 4.0;
+  // [per_sample]
+  auto g = calx::vmap(calx::grad(model_loss), calx::in_axes<calx::none, 0, 0>)(p, xs, ys);  // g[i] is a tour_model
+  // [per_sample]
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const tour_model gi = g[i];
+    std::printf("sample %zu: dL/dw(0, 2) = %.6f  dL/db = (%.6f, %.6f)\n", i, double(gi.w(0, 2)), double(gi.b(0)),
+                double(gi.b(1)));
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -210,4 +247,5 @@ int main() {
   tour_vmap();
   tour_user_op();
   tour_custom_vjp();
+  tour_tensors();
 }

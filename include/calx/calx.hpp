@@ -30,6 +30,7 @@
 #include <calx/ops/trigonometric.hpp>
 #include <calx/program.hpp>
 #include <calx/reduce.hpp>
+#include <calx/tensor.hpp>
 #include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>

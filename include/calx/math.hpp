@@ -70,6 +70,25 @@ using constant_t =
 
 }  // namespace detail
 
+namespace detail {
+/// Tensors (calx/tensor.hpp): every op of calx applies to them elementwise.
+template <class X>
+struct tensor_traits {
+  static constexpr bool is_tensor = false;
+};
+template <class X>
+concept tensor_type = tensor_traits<std::remove_cvref_t<X>>::is_tensor;
+template <class Op, class... A>
+constexpr auto tensor_apply(const A&... a);
+/// Ops that also reduce a tensor when given one (`calx::max(t)`, `calx::max(t, calx::axis<1>)`).
+template <class Op>
+inline constexpr bool reduces_tensors = std::is_same_v<Op, max_op> || std::is_same_v<Op, min_op>;
+template <class Op, class X, class... Axis>
+constexpr auto tensor_reduce(const X& x, const Axis&... axis);
+template <class A>
+concept tensor_operand = tensor_type<A> || trace_operand<A>;
+}  // namespace detail
+
 /// A real operand of a traced expression: a tracer or a plain number.
 template <class T>
 concept real_operand = std::same_as<std::remove_cvref_t<T>, tracer> || number<T>;
@@ -83,6 +102,19 @@ struct op_fn {
   CALX_HOST_DEVICE constexpr detail::apply_result_t<Op, A...> operator()(const A&... a) const {
     return detail::apply<Op>(a...);
   }
+  /// On tensors (and scalars beside them): elementwise, with NumPy broadcasting.
+  template <detail::tensor_operand... A>
+    requires(detail::arity_matches_v<Op, A...> && (detail::tensor_type<A> || ...))
+  constexpr auto operator()(const A&... a) const {
+    return detail::tensor_apply<Op>(a...);
+  }
+  /// `calx::max(t)`, `calx::min(t, calx::axis<0>)`: a tensor reduced (a rank-0 tensor over
+  /// every axis).
+  template <detail::tensor_type X, class... Axis>
+    requires(detail::reduces_tensors<Op> && sizeof...(Axis) <= 1 && !(detail::tensor_operand<Axis> || ...))
+  constexpr auto operator()(const X& x, const Axis&... axis) const {
+    return detail::tensor_reduce<Op>(x, axis...);
+  }
 };
 
 /// `calx::where(cond, a, b)`: `a` where `cond` holds, else `b`. The traced replacement for
@@ -90,6 +122,13 @@ struct op_fn {
 /// but a NaN or inf produced in the branch not taken still poisons `0 * inf`: guard the
 /// input of that branch too (the "double where" idiom, see docs/transforms.md).
 struct where_fn {
+  /// On tensors: elementwise, with NumPy broadcasting (a mask tensor comes from comparing
+  /// tensors).
+  template <detail::tensor_operand C, detail::tensor_operand A, detail::tensor_operand B>
+    requires(detail::tensor_type<C> || detail::tensor_type<A> || detail::tensor_type<B>)
+  constexpr auto operator()(const C& c, const A& a, const B& b) const {
+    return detail::tensor_apply<where_op>(c, a, b);
+  }
   template <class C, real_operand A, real_operand B>
     requires(std::same_as<C, bool_tracer> || std::same_as<C, bool>)
   CALX_HOST_DEVICE constexpr detail::apply_result_t<where_op, C, A, B> operator()(const C& c, const A& a,

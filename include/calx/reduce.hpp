@@ -8,6 +8,7 @@
 #include <calx/math.hpp>
 #include <calx/ops/arithmetic.hpp>
 #include <calx/ops/reduction.hpp>
+#include <calx/tensor.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>
@@ -18,6 +19,15 @@
 CALX_BEGIN_NAMESPACE
 
 struct sum_fn {
+  /// The sum of a tensor's elements (a rank-0 tensor), or over one axis (`calx::axis<1>`).
+  template <detail::tensor_type X>
+  constexpr auto operator()(const X& x) const {
+    return detail::sum_over<X, -1>(x);
+  }
+  template <detail::tensor_type X, int A>
+  constexpr auto operator()(const X& x, detail::axis_t<A>) const {
+    return detail::sum_over<X, A>(x);
+  }
   /// The sum over the batch of a batched traced value.
   template <std::same_as<tracer> T>
   constexpr tracer operator()(const T& x) const { return detail::emit<batch_sum_op>(x); }
@@ -41,6 +51,19 @@ struct sum_fn {
 inline constexpr sum_fn sum{};
 
 struct mean_fn {
+  template <detail::tensor_type X>
+  constexpr auto operator()(const X& x) const {
+    using T = typename X::value_type;
+    return detail::sum_over<X, -1>(x) / static_cast<T>(X::size);
+  }
+  template <detail::tensor_type X, int A>
+  constexpr auto operator()(const X& x, detail::axis_t<A>) const {
+    using T = typename X::value_type;
+    if constexpr (!detail::axis_in_range<X, A>())
+      return detail::sum_over<X, A>(x);  // reported
+    else
+      return detail::sum_over<X, A>(x) / static_cast<T>(X::shape[A]);
+  }
   template <std::same_as<tracer> T>
   constexpr tracer operator()(const T& x) const {
     return detail::emit<batch_sum_op>(x) / detail::emit<batch_size_op>(x);

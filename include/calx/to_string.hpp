@@ -5,6 +5,7 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ops/tensor_ops.hpp>
 #include <calx/program.hpp>
 
 #include <charconv>
@@ -33,6 +34,28 @@ std::string number_text(T v) {
   return s;
 }
 
+/// A tensor op's attribute, as jaxprs print parameters: `reduce_sum[axis=1]`.
+inline std::string tensor_attribute_text(const node& n) {
+  const auto v = static_cast<long long>(n.value);
+  switch (n.op().tensor) {
+    case tensor_op::reduce_sum:
+    case tensor_op::reduce_max:
+    case tensor_op::reduce_min:
+      return v < 0 ? "" : "[axis=" + std::to_string(v) + "]";
+    case tensor_op::tensordot:
+      return "[contract=" + std::to_string(v) + "]";
+    case tensor_op::index:
+      return "[" + std::to_string(v) + "]";
+    case tensor_op::slice:
+    case tensor_op::pad: {
+      const slice_attr a = slice_attr::decode(n.value);
+      return "[axis=" + std::to_string(a.axis) + ", " + std::to_string(a.begin) + ":" + std::to_string(a.end) + "]";
+    }
+    default:
+      return "";
+  }
+}
+
 template <class IR>
 std::string ir_text(const IR& r, const char* real_type, bool single) {
   std::string names[IR::size == 0 ? 1 : IR::size];
@@ -46,15 +69,22 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
                                             : number_text(n.value);
     return names[id];
   };
+  // A value's type: its precision, then its shape, the batch first (`f32[B,32,16]`).
   auto typed = [&](int id) {
-    const value_kind k = r.nodes[id].kind;
+    const node& n = r.nodes[id];
+    const value_kind k = n.kind;
+    std::string dims = n.batched ? "B" : "";
+    for (int a = 0; a < n.dims.rank; ++a) dims += (dims.empty() ? "" : ",") + std::to_string(n.dims.extent[a]);
     return names[id] + ":" + (k == value_kind::boolean ? "bool" : k == value_kind::tuple ? "tuple" : real_type) +
-           (r.nodes[id].batched ? "[B]" : "");
+           (dims.empty() ? "" : "[" + dims + "]");
   };
   std::string s = "{ lambda ";
+  bool first = true;
   for (std::size_t i = 0; i < IR::input_count; ++i) {
+    if (!names[r.inputs[i]].empty()) continue;  // a tensor fills several flat positions
     names[r.inputs[i]] = value_name(next++);
-    s += (i ? " " : "") + typed(r.inputs[i]);
+    s += (first ? "" : " ") + typed(r.inputs[i]);
+    first = false;
   }
   s += IR::input_count ? " . let\n" : ". let\n";
   for (std::size_t j = 0; j < IR::size; ++j) {
@@ -63,11 +93,13 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
     names[j] = value_name(next++);
     s += "    " + typed(static_cast<int>(j)) + " = " + n.op().name;
     if (n.is_get()) s += "[" + std::to_string(n.index()) + "]";
+    s += tensor_attribute_text(n);
     for (int i = 0; i < n.arity; ++i) s += " " + ref(r.operand(j, i));
     s += "\n";
   }
   s += "  in (";
-  for (std::size_t o = 0; o < IR::output_count; ++o) s += (o ? ", " : "") + ref(r.outputs[o]);
+  for (std::size_t o = 0; o < IR::output_count; ++o)
+    if (r.output_element[o] == 0) s += (o ? ", " : "") + ref(r.outputs[o]);  // one entry per value
   return s + ") }";
 }
 

@@ -112,6 +112,15 @@ concept array_node = requires {
 template <class T>
 concept structure = product_node<T> || array_node<T>;
 
+/// An array node that is traced whole (calx::tensor): number walks see its elements, traced
+/// walks (`for_each_traced_leaf`) see it as one leaf filling `extent` flat positions.
+/// `tree_node<T>` gives `traced(t)`, the tracer of its node (null: it holds numbers), and
+/// `set_traced(t, flat)`, which makes it the node of the tracers `flat[0 .. extent)`.
+template <class T>
+concept traced_whole = array_node<T> && requires(const T& t) {
+  { tree_node<T>::traced(t) } -> std::same_as<tracer>;
+};
+
 template <class T>
 inline constexpr std::size_t child_count_v = std::tuple_size_v<typename tree_node<T>::children>;
 
@@ -157,6 +166,40 @@ CALX_HOST_DEVICE constexpr CALX_INLINE void for_each_leaf(T& t, F&& f) {
     }(std::make_index_sequence<child_count_v<U>>{});
   } else {
     f(t);
+  }
+}
+
+/// `for_each_leaf` for structures of traced values: a `traced_whole` node is one leaf.
+template <class T, class F>
+constexpr void for_each_traced_leaf(T& t, F&& f) {
+  using U = std::remove_const_t<T>;
+  if constexpr (traced_whole<U>) {
+    f(t);
+  } else if constexpr (array_node<U>) {
+    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) for_each_traced_leaf(t[k], f);
+  } else if constexpr (product_node<U>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (for_each_traced_leaf(tree_node<U>::template get<I>(t), f), ...); }(
+        std::make_index_sequence<child_count_v<U>>{});
+  } else {
+    f(t);
+  }
+}
+
+/// `zip_leaves` for structures of traced values (`traced_whole` nodes are leaves).
+template <class A, class B, class F>
+constexpr void zip_traced_leaves(A& a, B& b, F&& f) {
+  using U = std::remove_const_t<A>;
+  using V = std::remove_const_t<B>;
+  if constexpr (traced_whole<U> || traced_whole<V>) {
+    f(a, b);
+  } else if constexpr (array_node<U>) {
+    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) zip_traced_leaves(a[k], b[k], f);
+  } else if constexpr (product_node<U>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (zip_traced_leaves(tree_node<U>::template get<I>(a), tree_node<V>::template get<I>(b), f), ...);
+    }(std::make_index_sequence<child_count_v<U>>{});
+  } else {
+    f(a, b);
   }
 }
 
@@ -271,6 +314,7 @@ struct tree_traits<T> : product_traits<T> {};
 template <array_node T>
 struct tree_traits<T> {
   using E = typename tree_node<T>::element;
+  static constexpr bool whole = traced_whole<T>;  // a tensor: its leaves may be traced as one
   static constexpr bool valid = tree_traits<E>::valid;
   static constexpr bool has_batch = tree_traits<E>::has_batch;
   static constexpr bool has_integer = tree_traits<E>::has_integer;
@@ -279,7 +323,7 @@ struct tree_traits<T> {
   using rebind = typename tree_node<T>::template with<leaves_as<L>::template type>;
   using first_leaf = typename tree_traits<E>::first_leaf;
   template <class L>
-  static constexpr bool uniform = tree_traits<E>::template uniform<L>;
+  static constexpr bool uniform = tree_traits<E>::template uniform<L> || (whole && std::is_same_v<L, tracer>);
 };
 
 /// Whether every leaf type of `T` satisfies `P` (`any_leaf_v`: some leaf).
@@ -291,6 +335,10 @@ template <array_node T, template <class> class P>
 struct all_leaves<T, P> : all_leaves<typename tree_node<T>::element, P> {};
 template <array_node T, template <class> class P>
 struct any_leaf<T, P> : any_leaf<typename tree_node<T>::element, P> {};
+template <traced_whole T, template <class> class P>  // a tensor is asked as a whole
+struct all_leaves<T, P> : P<T> {};
+template <traced_whole T, template <class> class P>
+struct any_leaf<T, P> : P<T> {};
 template <class Children, template <class> class P>
 struct all_children;
 template <class... C, template <class> class P>
@@ -328,16 +376,56 @@ template <class T>
 inline constexpr bool has_integer_v = tree_traits<std::remove_cvref_t<T>>::has_integer;
 
 /// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
+/// Whether a tensor in `t` stands for a traced node (inside a function calx traces).
+template <class T>
+constexpr bool holds_traced_tensor(const T& t) {
+  bool traced = false;
+  for_each_traced_leaf(t, [&]<class X>(const X& leaf) {
+    if constexpr (traced_whole<X>) traced = traced || tree_node<X>::traced(leaf).graph != nullptr;
+  });
+  return traced;
+}
+
+/// Tracers: a traced tensor writes its tracer once per element (see detail/ops/tensor_ops.hpp,
+/// "flat positions").
 template <class T, class L>
 CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
-  for_each_leaf(t, [&](const auto& leaf) { *out++ = static_cast<L>(leaf); });
+  if constexpr (std::is_same_v<L, tracer>) {
+    for_each_traced_leaf(t, [&]<class X>(const X& leaf) {
+      if constexpr (traced_whole<X>) {
+        const tracer h = tree_node<X>::traced(leaf);
+        if (h.graph == nullptr) trace_error("calx: a tensor of numbers where traced values are expected");
+        for (std::size_t k = 0; k < tree_node<X>::extent; ++k) *out++ = h;
+      } else {
+        *out++ = static_cast<L>(leaf);
+      }
+    });
+  } else {
+    if (std::is_constant_evaluated() && holds_traced_tensor(t))
+      trace_error("calx: a transform was called inside a traced function on traced tensors only; calx "
+                  "cannot tell it is traced (pass a traced scalar too, or apply the transform outside)");
+    for_each_leaf(t, [&](const auto& leaf) { *out++ = static_cast<L>(leaf); });
+  }
   return out;
 }
 
 /// Builds a `T` from leaves read from `in[0..]` in the order `flatten_into` writes them.
 template <class T, class L>
 CALX_HOST_DEVICE constexpr T unflatten_from(const L*& in) {
-  return build_tree<T>([&]<class X>(const X&) { return static_cast<X>(*in++); });
+  if constexpr (std::is_same_v<L, tracer>) {
+    T t{};
+    for_each_traced_leaf(t, [&]<class X>(X& leaf) {
+      if constexpr (traced_whole<X>) {
+        tree_node<X>::set_traced(leaf, in);
+        in += tree_node<X>::extent;
+      } else {
+        leaf = static_cast<X>(*in++);
+      }
+    });
+    return t;
+  } else {
+    return build_tree<T>([&]<class X>(const X&) { return static_cast<X>(*in++); });
+  }
 }
 
 template <class T, class L, std::size_t N>

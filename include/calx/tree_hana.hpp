@@ -17,6 +17,7 @@
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/at.hpp>
 #include <boost/hana/concept/struct.hpp>
+#include <boost/hana/define_struct.hpp>  // so that a user of calx.hpp can define structs
 #include <boost/hana/length.hpp>
 #include <boost/hana/second.hpp>
 

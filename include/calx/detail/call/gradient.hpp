@@ -64,6 +64,9 @@ constexpr bool picks_integers() {
   }
 }
 
+template <class T>
+struct is_whole_leaf : std::bool_constant<traced_whole<T>> {};
+
 /// `F`'s derivative with respect to the arguments `Argnums`, of kind `Kind`.
 template <class F, class Argnums, bool Aux, derivative_kind Kind>
 struct derivative_transform {
@@ -74,7 +77,7 @@ struct derivative_transform {
       using Split = split_output<typename C::output_tree, Aux>;
       using Info = argnums_info<Argnums, sizeof...(A)>;
       using V = typename Split::value;
-      if constexpr (diagnose_derivative<Kind, Info, Split::valid, std::is_same_v<V, tracer>, picks_integers<Info, A...>()>())
+      if constexpr (diagnose_derivative<Kind, Info, Split::valid, (std::is_same_v<V, tracer> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>()>())
         return compute<C, Split, Info>(a...);
       else
         return invalid_program{};
@@ -142,9 +145,19 @@ struct derivative_transform {
     using L = typename C::leaf;
     using V = typename Split::value;
     using GR = typename grad_result<Info, L, A...>::type;
-    const auto out = run<Source>(flatten_args<L>(a...));
     using Result = std::conditional_t<(Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev),
                                       rebind_t<V, GR>, GR>;
+    if constexpr (!Aux && Kind != derivative_kind::value_and_grad && !std::is_same_v<L, tracer>) {
+      // Traced tensors only, inside a traced function: their types are the same traced or
+      // not, so only here is it seen that the call is traced (the result's type is too).
+      using TR = typename grad_result<Info, tracer, A...>::type;
+      using TracedResult = std::conditional_t<(Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev),
+                                              rebind_t<V, TR>, TR>;
+      if constexpr (std::is_same_v<TracedResult, Result> && (all_leaves_v<A, is_whole_leaf> && ...))
+        if (std::is_constant_evaluated() && (holds_traced_tensor(a) || ...))
+          return unflatten<Result>(run<Source>(flatten_args<tracer>(a...)), C::outputs);
+    }
+    const auto out = run<Source>(flatten_args<L>(a...));
     const Result d = unflatten<Result>(out, C::outputs);
     if constexpr (Aux) {
       const auto aux = unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>);

@@ -19,6 +19,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
@@ -33,8 +34,14 @@ template <class Tree>
 constexpr call_tree_t<Tree> make_inputs(graph& g) {
   const Tree marks{};
   call_tree_t<Tree> t{};
-  zip_leaves(marks, t, [&]<class M>(const M&, tracer& x) {
-    x = tracer{&g, g.input(value_kind::real, std::is_same_v<M, batched_leaf>)};
+  zip_traced_leaves(marks, t, [&]<class M, class X>(const M&, X& x) {
+    if constexpr (traced_whole<X>) {  // a tensor: one input node of its shape
+      const tracer id{&g, g.input(value_kind::real, false, tree_node<X>::dims)};
+      const std::vector<tracer> flat(tree_node<X>::extent, id);
+      tree_node<X>::set_traced(x, flat.data());
+    } else {
+      x = tracer{&g, g.input(value_kind::real, std::is_same_v<M, batched_leaf>)};
+    }
   });
   return t;
 }
@@ -47,17 +54,27 @@ struct is_mask : std::is_same<T, bool_tracer> {};
 /// What a traced function may return: tracers (and masks, refused later with a message)
 /// inside structures.
 template <class T>
-struct traced_tree : std::bool_constant<all_leaves_v<T, is_tracer>> {};
+struct is_traced_output : std::bool_constant<std::is_same_v<T, tracer> || traced_whole<T>> {};
+template <class T>
+struct traced_tree : std::bool_constant<all_leaves_v<T, is_traced_output>> {};
 template <class T>
 struct has_mask_leaf : std::bool_constant<any_leaf_v<T, is_mask>> {};
 
 template <class Tree>
 constexpr void collect_outputs(graph& g, const Tree& t) {
-  for_each_leaf(t, [&](const auto& leaf) {
-    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(leaf)>, tracer>) {
+  for_each_traced_leaf(t, [&]<class X>(const X& leaf) {
+    if constexpr (std::is_same_v<X, tracer>) {
       if (leaf.graph != nullptr && leaf.graph != &g)
         trace_error("calx: the function returned a value traced by another transform");
       g.outputs.push_back(leaf.id);
+    } else if constexpr (traced_whole<X>) {  // a tensor: its node, one position per element
+      const tracer h = tree_node<X>::traced(leaf);
+      if (h.graph == nullptr) {  // numbers: constants
+        for (std::size_t k = 0; k < tree_node<X>::extent; ++k) g.outputs.push_back(g.constant(static_cast<double>(leaf[k])));
+      } else {
+        if (h.graph != &g) trace_error("calx: the function returned a value traced by another transform");
+        g.output(h.id);
+      }
     }
   });
 }
@@ -168,8 +185,12 @@ constexpr invalid_program tracing_failed() {
 
 /// The arguments' precision: their first float or double leaf (integer leaves do not count),
 /// double when there is none.
+/// Inside a trace (a traced scalar among the arguments) it is `tracer`: tensors, whose type is
+/// the same traced or not, then stand for traced values too.
 template <class... A>
-using common_leaf_t = typename first_non_void<typename tree_traits<std::remove_cvref_t<A>>::first_leaf..., double>::type;
+using common_leaf_t = std::conditional_t<
+    (any_leaf_v<A, is_tracer> || ...), tracer,
+    typename first_non_void<typename tree_traits<std::remove_cvref_t<A>>::first_leaf..., double>::type>;
 
 /// The arguments' common leaf type, checked: every leaf float or every leaf double
 /// (or every leaf a tracer, inside an outer trace).

@@ -10,7 +10,9 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/exec/node_kernel.hpp>
+#include <calx/detail/exec/tensor_statement.hpp>
 #include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
 #include <calx/detail/static_for.hpp>
 
 #include <cstddef>
@@ -26,16 +28,29 @@ struct registers {
   M mask[NB == 0 ? 1 : NB];
 };
 
-/// Reads operands from straight-line code's registers.
+/// Reads element e of an operand from straight-line code's registers.
 template <const auto& IR, class Regs>
 struct register_reader {
   const Regs& r;
   template <int Id>
-  CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>) const {
+  CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
     if constexpr (IR.nodes[Id].kind == value_kind::boolean)
-      return r.mask[IR.nodes[Id].slot];
+      return r.mask[IR.nodes[Id].slot + e];
     else
-      return r.real[IR.nodes[Id].slot];
+      return r.real[IR.nodes[Id].slot + e];
+  }
+};
+
+/// Writes element e of node J.
+template <const auto& IR, std::size_t J, class Regs>
+struct register_writer {
+  Regs& r;
+  template <class V>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(int e, const V& v) const {
+    if constexpr (IR.nodes[J].kind == value_kind::boolean)
+      r.mask[IR.nodes[J].slot + e] = v;
+    else
+      r.real[IR.nodes[J].slot + e] = v;
   }
 };
 
@@ -46,16 +61,15 @@ CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* in) {
   // Ops are told apart by `builtin` codes here: device code may read a descriptor's
   // fields in constant expressions, but not take a host variable's address.
   constexpr int code = IR.nodes[J].op().builtin;
-  if constexpr (code == builtin_code::input)
-    r.real[slot] = in[IR.nodes[J].index()];
-  else if constexpr (code == builtin_code::constant && IR.nodes[J].kind == value_kind::boolean)
+  if constexpr (code == builtin_code::input) {
+    for (int e = 0; e < IR.nodes[J].size(); ++e) r.real[slot + e] = in[IR.nodes[J].index() + static_cast<std::size_t>(e)];
+  } else if constexpr (code == builtin_code::constant && IR.nodes[J].kind == value_kind::boolean) {
     r.mask[slot] = M(IR.nodes[J].value != 0.0);
-  else if constexpr (code == builtin_code::constant)
+  } else if constexpr (code == builtin_code::constant) {
     r.real[slot] = T(IR.nodes[J].value);
-  else if constexpr (IR.nodes[J].kind == value_kind::boolean)
-    r.mask[slot] = node_kernel<IR, J>(register_reader<IR, Regs>{r});
-  else
-    r.real[slot] = node_kernel<IR, J>(register_reader<IR, Regs>{r});
+  } else {
+    node_statement<IR, J>(register_reader<IR, Regs>{r}, register_writer<IR, J, Regs>{r});
+  }
 }
 
 /// One node's statement (a function object rather than a lambda: device code calls it).
@@ -69,13 +83,16 @@ struct step_fn {
   }
 };
 
+/// The flat outputs of run K (one node's elements).
 template <const auto& IR, class T, class Regs>
 struct output_fn {
   const Regs& r;
   T* out;
-  template <std::size_t O>
-  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, O>) const {
-    out[O] = r.real[IR.nodes[IR.outputs[O]].slot];
+  template <std::size_t K>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
+    constexpr int o = output_runs<IR>[K];
+    constexpr node n = IR.nodes[IR.outputs[o]];
+    for (int e = 0; e < n.size(); ++e) out[o + e] = r.real[n.slot + e];
   }
 };
 
@@ -85,7 +102,7 @@ CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* in, T* out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
   registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)> r;
   static_for<IRT::size>(step_fn<IR, T, decltype(r)>{r, in});
-  static_for<IRT::output_count>(output_fn<IR, T, decltype(r)>{r, out});
+  static_for<output_run_count<IR>>(output_fn<IR, T, decltype(r)>{r, out});
 }
 
 }  // namespace detail

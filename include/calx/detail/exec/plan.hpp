@@ -49,7 +49,8 @@ constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
                       "x - mean(x)); that needs two passes over the batch, which calx does not do yet");
     } else if (n.op().role == batch_role::sum) {
       s = stage::post;
-      plan.reduction[j] = plan.reductions++;
+      plan.reduction[j] = plan.reductions;  // one accumulator per element
+      plan.reductions += n.size();
     } else if (n.op().role == batch_role::size) {
       s = stage::pre;  // its operand only names the batch; the value is known up front
     } else {

@@ -14,6 +14,7 @@
 #include <calx/detail/exec/io.hpp>
 #include <calx/detail/exec/node_kernel.hpp>
 #include <calx/detail/exec/plan.hpp>
+#include <calx/detail/exec/tensor_statement.hpp>
 #include <calx/detail/ir/ir.hpp>
 #include <calx/detail/static_for.hpp>
 
@@ -64,8 +65,8 @@ struct batch_executor {
     const pre_regs& pre;
     const post_regs& post;
     template <int Id>
-    CALX_INLINE const auto& operator()(operand_c<Id>) const {
-      constexpr int s = plan.slot[Id];
+    CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
+      const int s = plan.slot[Id] + e;
       constexpr bool mask = ir.nodes[Id].kind == value_kind::boolean;
       if constexpr (plan.stage_of[Id] == stage::pre) {
         if constexpr (mask)
@@ -80,6 +81,19 @@ struct batch_executor {
     }
   };
 
+  /// Writes element e of node J into registers `dst` of its stage.
+  template <std::size_t J, class Regs>
+  struct writer {
+    Regs& dst;
+    template <class V>
+    CALX_INLINE void operator()(int e, const V& v) const {
+      if constexpr (ir.nodes[J].kind == value_kind::boolean)
+        dst.mask[plan.slot[J] + e] = v;
+      else
+        dst.real[plan.slot[J] + e] = v;
+    }
+  };
+
   template <std::size_t J, class Regs>
   static CALX_INLINE void scalar_step(Regs& dst, const pre_regs& pre, const post_regs& post,
                                       const input_view<T>* in, const T* totals, std::size_t batch) {
@@ -88,18 +102,16 @@ struct batch_executor {
     if constexpr (n.op().role == batch_role::size) {
       dst.real[s] = static_cast<T>(batch);
     } else if constexpr (n.op().builtin == builtin_code::input) {
-      dst.real[s] = in[n.index()].value;
+      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = in[n.index() + static_cast<std::size_t>(e)].value;
     } else if constexpr (n.op().builtin == builtin_code::constant) {
       if constexpr (n.kind == value_kind::boolean)
         dst.mask[s] = n.value != 0.0;
       else
         dst.real[s] = T(n.value);
     } else if constexpr (plan.reduction[J] >= 0) {
-      dst.real[s] = totals[plan.reduction[J]];
-    } else if constexpr (n.kind == value_kind::boolean) {
-      dst.mask[s] = node_kernel<ir, J>(scalar_reader{pre, post});
+      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = totals[plan.reduction[J] + e];
     } else {
-      dst.real[s] = node_kernel<ir, J>(scalar_reader{pre, post});
+      node_statement<ir, J>(scalar_reader{pre, post}, writer<J, Regs>{dst});
     }
   }
 
@@ -122,8 +134,8 @@ struct batch_executor {
     const pre_regs& pre;
     const loop_regs& loop;
     template <int Id>
-    CALX_INLINE auto operator()(operand_c<Id>) const {
-      constexpr int s = plan.slot[Id];
+    CALX_INLINE auto operator()(operand_c<Id>, int e) const {
+      const int s = plan.slot[Id] + e;
       if constexpr (plan.stage_of[Id] == stage::loop) {
         if constexpr (ir.nodes[Id].kind == value_kind::boolean)
           return loop.mask[s];
@@ -154,36 +166,41 @@ struct batch_executor {
     constexpr node n = ir.nodes[J];
     constexpr int s = plan.slot[J];
     if constexpr (plan.reduction[J] >= 0) {
-      const B v = loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{});
-      if constexpr (Full) {
-        acc[plan.reduction[J]] += v;
-      } else {
-        alignas(64) T mask_lanes[W];
-        for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
-        acc[plan.reduction[J]] += xsimd::select(B::load_aligned(mask_lanes) != B(T(0)), v, B(T(0)));
+      for (int e = 0; e < n.size(); ++e) {
+        const B v = loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{}, e);
+        if constexpr (Full) {
+          acc[plan.reduction[J] + e] += v;
+        } else {
+          alignas(64) T mask_lanes[W];
+          for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
+          acc[plan.reduction[J] + e] += xsimd::select(B::load_aligned(mask_lanes) != B(T(0)), v, B(T(0)));
+        }
       }
     } else if constexpr (plan.stage_of[J] != stage::loop) {
     } else if constexpr (n.op().builtin == builtin_code::input) {
-      loop.real[s] = load<Contiguous, Full>(in[n.index()], i, count);
-    } else if constexpr (n.kind == value_kind::boolean) {
-      loop.mask[s] = node_kernel<ir, J>(loop_reader{pre, loop});
+      for (int e = 0; e < n.size(); ++e) loop.real[s + e] = load<Contiguous, Full>(in[n.index() + static_cast<std::size_t>(e)], i, count);
     } else {
-      loop.real[s] = node_kernel<ir, J>(loop_reader{pre, loop});
+      node_statement<ir, J>(loop_reader{pre, loop}, writer<J, loop_regs>{loop});
     }
   }
 
-  template <bool Contiguous, bool Full, std::size_t O>
+  /// The flat outputs of output run K (every element of one node).
+  template <bool Contiguous, bool Full, std::size_t K>
   static CALX_INLINE void store_output(const loop_regs& loop, const output_view<T>* out, std::size_t i,
                                        std::size_t count) {
-    constexpr int id = ir.outputs[O];
+    constexpr int o = output_runs<ir>[K];
+    constexpr int id = ir.outputs[o];
     if constexpr (plan.stage_of[id] == stage::loop) {
-      const B v = loop.real[plan.slot[id]];
-      if constexpr (Full && Contiguous) {
-        v.store_unaligned(out[O].column + i);
-      } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
-        alignas(64) T lanes[W];
-        v.store_aligned(lanes);
-        for (std::size_t l = 0; l < count; ++l) out[O].at(i + l) = lanes[l];
+      for (int e = 0; e < ir.nodes[id].size(); ++e) {
+        const B v = loop.real[plan.slot[id] + e];
+        const output_view<T>& column = out[o + e];
+        if constexpr (Full && Contiguous) {
+          v.store_unaligned(column.column + i);
+        } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
+          alignas(64) T lanes[W];
+          v.store_aligned(lanes);
+          for (std::size_t l = 0; l < count; ++l) column.at(i + l) = lanes[l];
+        }
       }
     }
   }
@@ -196,8 +213,8 @@ struct batch_executor {
     static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) CALX_INLINE_LAMBDA {
       loop_step<Contiguous, Full, J>(loop, acc, pre, in, i, count);
     });
-    static_for<IRT::output_count>([&]<std::size_t O>(std::integral_constant<std::size_t, O>) CALX_INLINE_LAMBDA {
-      store_output<Contiguous, Full, O>(loop, out, i, count);
+    static_for<output_run_count<ir>>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) CALX_INLINE_LAMBDA {
+      store_output<Contiguous, Full, K>(loop, out, i, count);
     });
   }
 
@@ -232,13 +249,17 @@ struct batch_executor {
 
   static CALX_INLINE void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
                          std::size_t batch) {
-    static_for<IRT::output_count>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
-      constexpr int id = ir.outputs[K];
+    static_for<output_run_count<ir>>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+      constexpr int o = output_runs<ir>[K];
+      constexpr int id = ir.outputs[o];
       if constexpr (plan.stage_of[id] != stage::loop) {
-        const T v = scalar_reader{pre, post}(operand_c<id>{});
-        if (out[K].scalar != nullptr) *out[K].scalar = v;
-        if (out[K].column != nullptr)
-          for (std::size_t i = 0; i < batch; ++i) out[K].at(i) = v;
+        for (int e = 0; e < ir.nodes[id].size(); ++e) {
+          const T v = scalar_reader{pre, post}(operand_c<id>{}, e);
+          const output_view<T>& column = out[o + e];
+          if (column.scalar != nullptr) *column.scalar = v;
+          if (column.column != nullptr)
+            for (std::size_t i = 0; i < batch; ++i) column.at(i) = v;
+        }
       }
     });
   }

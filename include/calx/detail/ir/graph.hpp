@@ -7,6 +7,7 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/ir/op_info.hpp>
+#include <calx/detail/ir/shape.hpp>
 
 #include <bit>
 #include <cstdint>
@@ -25,11 +26,15 @@ struct node {
   std::int32_t slot = -1;  // register slot chosen by codegen's allocator
   value_kind kind = value_kind::real;
   bool batched = false;    // one value per sample of a runtime batch (see vmap)
+  shape dims{};            // per sample: a scalar, or a tensor of `dims.size()` elements
+
+  constexpr int size() const { return dims.size(); }
 
   constexpr bool is_input() const { return op == &input_info; }
   constexpr bool is_constant() const { return op == &constant_info; }
   constexpr bool is_get() const { return op == &get_info; }
-  /// An input's position among the flat inputs, a get's result index.
+  /// An input's position among the flat inputs (its first element's), a get's result index,
+  /// a tensor op's attribute (an axis, an element).
   constexpr std::size_t index() const { return static_cast<std::size_t>(value); }
 };
 
@@ -55,13 +60,14 @@ struct graph {
     mix(static_cast<std::uint64_t>(n.kind) + (n.batched ? 4 : 0));
     for (int i = 0; i < n.arity; ++i) mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i])));
     mix(std::bit_cast<std::uint64_t>(n.value));
+    for (int a = 0; a < n.dims.rank; ++a) mix(static_cast<std::uint64_t>(n.dims.extent[a]) + 1000003ull * a);
     return h ^ (h >> 29);
   }
 
   constexpr bool same(int id, const node& n, const int* in) const {
     const node& m = nodes[id];
     if (m.op != n.op || m.kind != n.kind || m.arity != n.arity || m.batched != n.batched ||
-        std::bit_cast<std::uint64_t>(m.value) != std::bit_cast<std::uint64_t>(n.value))
+        std::bit_cast<std::uint64_t>(m.value) != std::bit_cast<std::uint64_t>(n.value) || !(m.dims == n.dims))
       return false;
     for (int i = 0; i < n.arity; ++i)
       if (operands[m.first + i] != in[i]) return false;
@@ -93,18 +99,29 @@ struct graph {
     return table[i];
   }
 
-  /// A new input node for flat argument position `inputs.size()`; `batched`: one value
-  /// per sample of a runtime batch.
-  constexpr int input(value_kind kind = value_kind::real, bool batched = false) {
+  /// A new input node for flat argument positions `inputs.size()` on (one per element of
+  /// `dims`: a tensor input covers a range of flat positions, each naming it); `batched`:
+  /// one value per sample of a runtime batch.
+  constexpr int input(value_kind kind = value_kind::real, bool batched = false, shape dims = {}) {
     node n;
     n.op = &input_info;
     n.kind = kind;
     n.batched = batched;
+    n.dims = dims;
     n.value = static_cast<double>(inputs.size());
     n.first = static_cast<std::int32_t>(operands.size());
     nodes.push_back(n);
-    inputs.push_back(static_cast<int>(nodes.size()) - 1);
-    return inputs.back();
+    const int id = static_cast<int>(nodes.size()) - 1;
+    for (int e = 0; e < dims.size(); ++e) inputs.push_back(id);
+    return id;
+  }
+  /// An input like node `like` of IR or graph `r` (kind, batching, shape).
+  constexpr int input_like(const node& like) { return input(like.kind == value_kind::boolean ? value_kind::boolean : value_kind::real, like.batched, like.dims); }
+
+  /// Adds node `id` to the outputs: one flat position per element.
+  constexpr void output(int id) {
+    const int n = id < 0 ? 1 : nodes[id].size();
+    for (int e = 0; e < n; ++e) outputs.push_back(id);
   }
 
   constexpr int constant(double v, value_kind kind = value_kind::real) {
@@ -150,12 +167,53 @@ struct id_buffer {
   constexpr int& operator[](int i) { return data()[i]; }
 };
 
+/// Node `id` broadcast to shape `to` (NumPy's rule; the caller checked it applies): `id`
+/// itself when it has that shape already.
+constexpr int broadcast_to(graph& g, int id, shape to) {
+  if (g.nodes[id].dims == to) return id;
+  node n;
+  n.op = &broadcast_info;
+  n.arity = 1;
+  n.dims = to;
+  n.batched = g.nodes[id].batched;
+  n.kind = g.nodes[id].kind;
+  return g.emit(n, &id);
+}
+
+/// A node like `proto` (op, attribute, shape) on operands `in`: how tensor ops, whose
+/// attributes are not operands, are recorded and replayed.
+constexpr int emit_like(graph& g, const node& proto, const int* in) {
+  node n = proto;
+  n.batched = false;
+  for (int i = 0; i < n.arity; ++i) n.batched = n.batched || g.nodes[in[i]].batched;
+  return g.emit(n, in);
+}
+
+/// An elementwise op's operands broadcast to one shape (NumPy's rule): an operand of
+/// another shape is replaced by a `broadcast` node, so every elementwise node reads operands
+/// of its own shape and its rules never see broadcasting (their transpose, a sum, comes
+/// from the broadcast node). Symbolic zeros stay; they take any shape.
+constexpr shape broadcast_operands(graph& g, const op_info& op, int* in) {
+  shape common{};
+  for (int i = 0; i < op.arity; ++i) {
+    if (in[i] < 0) continue;
+    const broadcast_result b = broadcast_shapes(common, g.nodes[in[i]].dims);
+    if (!b.ok) trace_shape_error("calx: operands of an elementwise op have shapes that do not broadcast");
+    common = b.s;
+  }
+  if (common.rank > 0)
+    for (int i = 0; i < op.arity; ++i)
+      if (in[i] >= 0 && !(g.nodes[in[i]].dims == common)) in[i] = broadcast_to(g, in[i], common);
+  return common;
+}
+
 /// Records op `op` on operand ids `in` (which it may reorder): its simplification first,
 /// then a hash-consed node. A symbolic zero (-1) left in `in` becomes the constant 0. Returns
 /// the result's id: a tuple node for an op with several results (take them apart with
 /// `graph::get`).
 constexpr int emit_op(graph& g, op_ref ref, int* in) {
   const op_info op = ref();
+  const shape common = broadcast_operands(g, op, in);
   if (op.simplify != nullptr) {
     const int s = op.simplify(g, in);
     if (s != no_simplification) return s;
@@ -163,10 +221,11 @@ constexpr int emit_op(graph& g, op_ref ref, int* in) {
   node n;
   n.op = ref;
   n.arity = op.arity;
+  n.dims = common;
   n.kind = op.outputs > 1 ? value_kind::tuple : op.result;
   if (op.outputs > 1) n.value = op.outputs;
   for (int i = 0; i < op.arity; ++i) {
-    if (in[i] < 0) in[i] = g.constant(0.0);
+    if (in[i] < 0) in[i] = broadcast_to(g, g.constant(0.0), common);
     // Elementwise ops are batched when an operand is; reductions over the batch are not.
     n.batched = n.batched || (op.role == batch_role::elementwise && g.nodes[in[i]].batched);
   }

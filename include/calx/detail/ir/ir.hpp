@@ -11,6 +11,8 @@
 
 #include <array>
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 CALX_BEGIN_NAMESPACE
@@ -25,6 +27,7 @@ struct ir {
   std::array<int, NA == 0 ? 1 : NA> operands{};
   std::array<int, NI> inputs{};
   std::array<int, NO> outputs{};
+  std::array<int, NO> output_element{};  // which element of its node flat output o is
   int real_slots = 0;
   int bool_slots = 0;
   static constexpr std::size_t size = N;
@@ -68,7 +71,8 @@ constexpr void finalize(graph& g) {
 }
 
 /// Register slots for the nodes of `r`, one file per (stage, kind), reusing a slot once its
-/// last reader in the same stage has run. `stage_of(j)` is node j's stage; a value read by
+/// last reader in the same stage has run. A node of n elements takes n consecutive slots
+/// (its slot is the first), reused only by a node of the same size. `stage_of(j)` is node j's stage; a value read by
 /// another stage, or named by `pinned(j)`, keeps its slot. Writes `slot(j, s)`; returns the
 /// slot counts through `count(stage, kind_index)`. Straight-line code has one stage; the
 /// batched executor has three (detail/exec/plan.hpp).
@@ -89,18 +93,27 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Pi
   for (std::size_t j = 0; j < N; ++j)
     if (pinned(j)) keep[j] = 1;
   for (int o : r.outputs) keep[o] = 1;
-  // Pools per (stage, kind): stages are small integers, kinds real (0) and mask (1).
-  std::vector<int> pool[4][2];
+  // Pools per (stage, kind): stages are small integers, kinds real (0) and mask (1); each
+  // free range is (first slot, size).
+  std::vector<std::pair<int, int>> pool[4][2];
   int next[4][2] = {};
+  auto release = [&](int st, int k, int s, int size) { pool[st][k].push_back({s, size}); };
   for (std::size_t j = 0; j < N; ++j) {
     const node& n = r.nodes[j];
     if (n.kind == value_kind::tuple) continue;  // taken apart by its gets; never in a register
-    const int st = stage_of(j), k = n.kind == value_kind::boolean ? 1 : 0;
-    if (pool[st][k].empty()) {
-      slot[j] = next[st][k]++;
+    const int st = stage_of(j), k = n.kind == value_kind::boolean ? 1 : 0, size = n.size();
+    std::size_t found = pool[st][k].size();
+    for (std::size_t q = pool[st][k].size(); q-- > 0;)
+      if (pool[st][k][q].second == size) {
+        found = q;
+        break;
+      }
+    if (found == pool[st][k].size()) {
+      slot[j] = next[st][k];
+      next[st][k] += size;
     } else {
-      slot[j] = pool[st][k].back();
-      pool[st][k].pop_back();
+      slot[j] = pool[st][k][found].first;
+      pool[st][k].erase(pool[st][k].begin() + static_cast<std::ptrdiff_t>(found));
     }
     set_slot(j, slot[j]);
     if (!reads(j)) continue;
@@ -109,9 +122,9 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Pi
       if (keep[a] || last_use[a] != static_cast<int>(j) || stage_of(static_cast<std::size_t>(a)) != st) continue;
       bool seen = false;
       for (int q = 0; q < i; ++q) seen = seen || r.operand(j, q) == a;
-      if (!seen && slot[a] >= 0) pool[st][r.nodes[a].kind == value_kind::boolean ? 1 : 0].push_back(slot[a]);
+      if (!seen && slot[a] >= 0) release(st, r.nodes[a].kind == value_kind::boolean ? 1 : 0, slot[a], r.nodes[a].size());
     }
-    if (last_use[j] == static_cast<int>(j) && !keep[j]) pool[st][k].push_back(slot[j]);  // never read
+    if (last_use[j] == static_cast<int>(j) && !keep[j]) release(st, k, slot[j], size);  // never read
   }
   for (int st = 0; st < 4; ++st)
     for (int k = 0; k < 2; ++k) count(st, k, next[st][k]);
@@ -155,7 +168,12 @@ struct materialized {
     for (std::size_t j = 0; j < sizes[0]; ++j) r.nodes[j] = g.nodes[j];
     for (std::size_t a = 0; a < sizes[1]; ++a) r.operands[a] = g.operands[a];
     for (std::size_t i = 0; i < sizes[2]; ++i) r.inputs[i] = g.inputs[i];
-    for (std::size_t o = 0; o < sizes[3]; ++o) r.outputs[o] = g.outputs[o];
+    for (std::size_t o = 0, run = 0; o < sizes[3]; ++o) {
+      r.outputs[o] = g.outputs[o];
+      // Runs of one node are its elements in order (detail/ops/tensor_ops.hpp, "flat positions").
+      run = o > 0 && g.outputs[o - 1] == g.outputs[o] ? run + 1 : 0;
+      r.output_element[o] = static_cast<int>(run % static_cast<std::size_t>(g.nodes[g.outputs[o]].size()));
+    }
     allocate_slots(r);
     return r;
   }();
@@ -163,6 +181,23 @@ struct materialized {
 
 template <class Source>
 inline constexpr const auto& ir_v = materialized<Source>::value;
+
+/// The runs of IR's flat outputs: run k starts at flat output `[k]` and covers every
+/// element of that output's node; the last entry is the number of runs. Backends write
+/// outputs run by run (a loop per tensor), so their code does not grow with element counts.
+template <const auto& IR>
+inline constexpr auto output_runs = [] {
+  constexpr std::size_t n = std::remove_cvref_t<decltype(IR)>::output_count;
+  std::array<int, n + 1> s{};
+  int c = 0;
+  for (std::size_t o = 0; o < n; ++o)
+    if (IR.output_element[o] == 0) s[static_cast<std::size_t>(c++)] = static_cast<int>(o);
+  s[n] = c;
+  return s;
+}();
+template <const auto& IR>
+inline constexpr std::size_t output_run_count =
+    static_cast<std::size_t>(output_runs<IR>[std::remove_cvref_t<decltype(IR)>::output_count]);
 
 }  // namespace detail
 CALX_END_NAMESPACE

@@ -43,6 +43,24 @@ enum class batch_kernel : unsigned char {
 /// `size` is the number of samples (its operand only names the batch).
 enum class batch_role : unsigned char { elementwise, sum, size };
 
+/// Tensor ops: each node's statement is its own loop over its shape (detail/exec/
+/// tensor_statement.hpp), and its shape and attribute are set where it is recorded
+/// (detail/ops/tensor_ops.hpp), not by broadcasting its operands.
+enum class tensor_op : unsigned char {
+  none,       ///< elementwise (every scalar op), or structural (input, constant, get)
+  broadcast,  ///< NumPy broadcast of the operand to the node's shape
+  reduce_sum, ///< sum over axis `value` of the operand (-1: every axis)
+  tensordot,  ///< contraction of the last `value` axes of a with as many first axes of b (0 or 1)
+  transpose,  ///< the axes of a matrix swapped
+  reshape,    ///< the same elements, row major, in the node's shape
+  index,      ///< element `value` (flat) of the operand, a scalar
+  pack,       ///< a tensor of the node's shape from `arity` scalar operands
+  reduce_max, ///< greatest element over axis `value` (-1: every axis)
+  reduce_min, ///< least element over axis `value`
+  slice,      ///< elements [begin, end) along an axis (`slice_attr` in `value`)
+  pad         ///< the operand placed at [begin, end) along an axis of zeros (`slice_attr`)
+};
+
 /// `op_info::builtin` of the structural ops.
 namespace builtin_code {
 inline constexpr int input = 0, constant = 1, get = 2;
@@ -69,6 +87,7 @@ struct op_info {
   bool zero_preserving = false;         // f(0, ..., 0) == 0: symbolic zeros pass through
   unsigned linear_in = 0;               // bit i: linear in operand i while the others are fixed
   bool jointly_linear = false;          // linear in all of `linear_in` at once (add, not mul)
+  tensor_op tensor = tensor_op::none;
 
   int (*simplify)(graph&, int*) = nullptr;
   void (*jvp)(graph&, const int*, const int*, const int*, int*) = nullptr;
@@ -111,6 +130,10 @@ constexpr op_info get_info() {
   return {.name = "get", .arity = 1, .hash = name_hash("get"), .builtin = builtin_code::get, .zero_preserving = true,
           .linear_in = 1, .jointly_linear = true};
 }
+
+// The tensor ops (defined with their rules in detail/ops/tensor_ops.hpp). `broadcast` is
+// declared here because recording any elementwise op may insert one.
+constexpr op_info broadcast_info();
 
 }  // namespace detail
 CALX_END_NAMESPACE

@@ -60,7 +60,7 @@ constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vecto
   for (std::size_t j = 0; j < IR::size; ++j) {
     const node& n = r.nodes[j];
     if (n.is_input()) {
-      t[j] = tin[n.index()];
+      t[j] = gather(g, tin, n.index(), n.dims);
       continue;
     }
     if (n.is_constant() || n.kind == value_kind::boolean) continue;
@@ -116,7 +116,10 @@ constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vec
     if (g.is_batched(c.id) && !g.is_batched(p[at])) c = emit<batch_sum_op>(c);
     slot = slot < 0 ? c.id : (in_graph(g, slot) + c).id;
   };
-  for (std::size_t o = 0; o < IR::output_count; ++o) add_into(ct[r.outputs[o]], r.outputs[o], in_graph(g, seed[o]));
+  for (std::size_t o = 0; o < IR::output_count; o += static_cast<std::size_t>(r.nodes[r.outputs[o]].size())) {
+    const int at = r.outputs[o];
+    add_into(ct[at], at, in_graph(g, gather(g, seed, o, r.nodes[at].dims)));
+  }
   for (std::size_t jj = IR::size; jj-- > 0;) {
     const node& n = r.nodes[jj];
     if (n.is_input() || n.is_constant() || n.kind == value_kind::boolean) continue;

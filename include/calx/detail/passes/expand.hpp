@@ -56,7 +56,7 @@ constexpr std::vector<int> expand_round(const R& r, std::size_t n, graph& g, con
   for (std::size_t j = 0; j < n; ++j) {
     const node& x = r.nodes[j];
     if (x.is_input()) {
-      map[j] = in_ids[x.index()];
+      map[j] = in_ids[x.index()];  // whole: the new inputs have the old shapes
     } else if (x.is_get() && parts.has(static_cast<std::size_t>(r.operand(j, 0)))) {
       map[j] = parts.at(static_cast<std::size_t>(r.operand(j, 0)), static_cast<int>(x.value));
     } else if (needs_expansion(x.op(), why)) {
@@ -81,8 +81,7 @@ struct expand_source {
     const auto& r = materialized<Inner>::value;
     using IR = typename materialized<Inner>::ir_type;
     graph g;
-    std::vector<int> in_ids;
-    for (std::size_t i = 0; i < IR::input_count; ++i) in_ids.push_back(g.input(value_kind::real, r.nodes[r.inputs[i]].batched));
+    const std::vector<int> in_ids = inputs_like(g, r, 0, IR::input_count);
     const std::vector<int> map = expand_round(r, IR::size, g, in_ids, Why);
     for (int o : r.outputs) g.outputs.push_back(map[o]);
     // Decompositions may use ops that need expanding too: repeat on the result.
@@ -90,8 +89,7 @@ struct expand_source {
       if (round == 32)
         trace_error("calx: op decompositions nest more than 32 deep (does a decomposition use its own op?)");
       graph h;
-      std::vector<int> hin;
-      for (int i : g.inputs) hin.push_back(h.input(value_kind::real, g.nodes[i].batched));
+      const std::vector<int> hin = inputs_like(h, g, 0, g.inputs.size());
       const std::vector<int> m = expand_round(g, g.nodes.size(), h, hin, Why);
       for (int o : g.outputs) h.outputs.push_back(m[o]);
       g = h;

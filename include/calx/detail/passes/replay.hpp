@@ -9,12 +9,27 @@
 
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/op_info.hpp>
+#include <calx/detail/ops/tensor_ops.hpp>
 
 #include <cstddef>
 #include <vector>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
+
+/// New inputs like the flat inputs [first, last) of `r` (an IR or a graph: kind, batching,
+/// shape), as a flat list.
+template <class R>
+constexpr std::vector<int> inputs_like(graph& g, const R& r, std::size_t first, std::size_t last) {
+  std::vector<int> v;
+  for (std::size_t i = first; i < last;) {
+    const node& n = r.nodes[r.inputs[i]];
+    const int id = g.input_like(n);
+    for (int e = 0; e < n.size(); ++e) v.push_back(id);
+    i += static_cast<std::size_t>(n.size());
+  }
+  return v;
+}
 
 /// Re-emits node `j` of IR `r` into `g`, with `map` giving the ids its operands became.
 /// Inputs are not replayed (the caller maps them).
@@ -25,16 +40,17 @@ constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vecto
   if (n.is_get()) return g.get(map[r.operand(j, 0)], static_cast<int>(n.value));
   id_buffer in(n.arity);
   for (int i = 0; i < n.arity; ++i) in[i] = map[r.operand(j, i)];
+  if (n.op().tensor != tensor_op::none) return emit_like(g, n, in.data());
   return emit_op(g, n.op, in.data());
 }
 
-/// Re-emits every node of IR `r` into `g`, input i reading node `in_ids[i]`; returns the id
-/// each node became.
+/// Re-emits every node of IR `r` into `g`, flat input i reading node `in_ids[i]`; returns
+/// the id each node became.
 template <class IR>
 constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<int>& in_ids) {
   std::vector<int> map(IR::size, -1);
   for (std::size_t j = 0; j < IR::size; ++j)
-    map[j] = r.nodes[j].is_input() ? in_ids[r.nodes[j].index()] : replay_node(g, r, j, map);
+    map[j] = r.nodes[j].is_input() ? gather(g, in_ids, r.nodes[j].index(), r.nodes[j].dims) : replay_node(g, r, j, map);
   return map;
 }
 

@@ -42,13 +42,22 @@ constexpr std::vector<char> mask_of_leaves() {
 template <class Inner>
 using inner_ir_t = typename materialized<Inner>::ir_type;
 
-/// New inputs for flat inputs [first, last) of `r`, batched where those are.
+/// New inputs for all flat inputs of `r`.
 template <class IR>
-constexpr std::vector<int> inputs_like(graph& g, const IR& r, std::size_t first = 0,
-                                       std::size_t last = IR::input_count) {
-  std::vector<int> v;
-  for (std::size_t i = first; i < last; ++i) v.push_back(g.input(value_kind::real, r.nodes[r.inputs[i]].batched));
-  return v;
+constexpr std::vector<int> inputs_like(graph& g, const IR& r) {
+  return inputs_like(g, r, 0, IR::input_count);
+}
+
+/// New inputs at the flat positions `leaves` (whole ranges, in order) of the flat list
+/// `list` of `r`, written into the flat list `into`.
+template <class IR, class Leaves, class List>
+constexpr void inputs_at(graph& g, const IR& r, const Leaves& leaves, const List& list, std::vector<int>& into) {
+  for (std::size_t k = 0; k < leaves.size();) {
+    const node& n = r.nodes[list[leaves[k]]];
+    const int id = g.input_like(n);
+    for (int e = 0; e < n.size(); ++e) into[leaves[k + static_cast<std::size_t>(e)]] = id;
+    k += static_cast<std::size_t>(n.size());
+  }
 }
 
 /// The batch pass: `Inner` with the flat inputs in `Batched` given one value per sample.
@@ -61,8 +70,13 @@ struct batch_source {
     const auto& r = materialized<Inner>::value;
     graph g;
     const std::vector<char> batched = mask_of_leaves<Batched, IR::input_count>();
-    std::vector<int> pin(IR::input_count, -1);
-    for (std::size_t i = 0; i < IR::input_count; ++i) pin[i] = g.input(value_kind::real, batched[i] != 0);
+    std::vector<int> pin;
+    for (std::size_t i = 0; i < IR::input_count;) {
+      const node& n = r.nodes[r.inputs[i]];
+      const int id = g.input(value_kind::real, batched[i] != 0, n.dims);
+      for (int e = 0; e < n.size(); ++e) pin.push_back(id);
+      i += static_cast<std::size_t>(n.size());
+    }
     const std::vector<int> p = replay_all(r, g, pin);
     for (int o : r.outputs) g.outputs.push_back(p[o]);
     return g;
@@ -80,7 +94,7 @@ struct jvp_source {
     graph g;
     const std::vector<int> pin = inputs_like(g, r);
     std::vector<int> tin(IR::input_count, -1);
-    for (std::size_t i : Wrt::leaves) tin[i] = g.input(value_kind::real, r.nodes[r.inputs[i]].batched);
+    inputs_at(g, r, Wrt::leaves, r.inputs, tin);
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> t = push_tangents(r, g, p, tin);
     for (int o : r.outputs) g.outputs.push_back(p[o]);
@@ -101,8 +115,10 @@ struct vjp_source {
     graph g;
     const std::vector<int> pin = inputs_like(g, r);
     std::vector<int> seed(IR::output_count, -1);
-    for (std::size_t o : Outs::leaves)
-      seed[o] = CotangentInputs ? g.input(value_kind::real, r.nodes[r.outputs[o]].batched) : g.constant(1.0);
+    if constexpr (CotangentInputs)
+      inputs_at(g, r, Outs::leaves, r.outputs, seed);
+    else
+      for (std::size_t o : Outs::leaves) seed[o] = g.constant(1.0);
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask_of_leaves<Wrt, IR::input_count>());
     for (int o : r.outputs) g.outputs.push_back(p[o]);
@@ -128,7 +144,10 @@ struct jacobian_source {
         std::vector<int> tin(IR::input_count, -1);
         tin[Wrt::leaves[k]] = g.constant(1.0);
         const std::vector<int> t = push_tangents(r, g, p, tin);
-        for (std::size_t o = 0; o < no; ++o) jac[o * nk + k] = t[r.outputs[Outs::leaves[o]]];
+        // Jacobian entries are scalars: an element of a tensor tangent is taken out.
+        std::vector<int> tout(IR::output_count, -1);
+        for (std::size_t o = 0; o < IR::output_count; ++o) tout[o] = t[r.outputs[o]];
+        for (std::size_t o = 0; o < no; ++o) jac[o * nk + k] = scalar_at(g, tout, Outs::leaves[o]);
       }
     } else {
       const std::vector<char> wrt = mask_of_leaves<Wrt, IR::input_count>();
@@ -136,7 +155,7 @@ struct jacobian_source {
         std::vector<int> seed(IR::output_count, -1);
         seed[Outs::leaves[o]] = g.constant(1.0);
         const std::vector<int> ct = pull_cotangents(r, g, p, seed, wrt);
-        for (std::size_t k = 0; k < nk; ++k) jac[o * nk + k] = ct[Wrt::leaves[k]];
+        for (std::size_t k = 0; k < nk; ++k) jac[o * nk + k] = scalar_at(g, ct, Wrt::leaves[k]);
       }
     }
     for (int o : r.outputs) g.outputs.push_back(p[o]);
@@ -168,7 +187,7 @@ struct known_source {
       if (!k[r.outputs[o]]) trace_error("calx internal: an early output depends on late inputs");
       g.outputs.push_back(map[r.outputs[o]]);
     }
-    for (int j : residual_nodes(r, K, KO)) g.outputs.push_back(map[j]);
+    for (int j : residual_nodes(r, K, KO)) g.output(map[j]);
     return g;
   }
 };
@@ -182,8 +201,8 @@ struct late_source {
     const std::vector<char> needs = late_needs(r, K, KO);
     graph g;
     std::vector<int> map(IR::size, -1);
-    for (int j : residual_nodes(r, K, KO)) map[j] = g.input(value_kind::real, r.nodes[j].batched);
-    const std::vector<int> late = inputs_like(g, r, K);
+    for (int j : residual_nodes(r, K, KO)) map[j] = g.input_like(r.nodes[j]);
+    const std::vector<int> late = inputs_like(g, r, K, IR::input_count);
     for (std::size_t j = 0; j < IR::size; ++j) {
       const node& n = r.nodes[j];
       if (n.is_constant())

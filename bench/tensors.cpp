@@ -1,0 +1,247 @@
+/// @file bench/tensors.cpp
+/// @brief Tensor programs against hand-written code in the same binary and run, one thread:
+///   - `mlp`: per-sample gradients of issue 9's MLP (16 -> 32 -> 1, tanh, squared error; 577
+///     parameters) over 4096 samples, `calx::vmap(calx::grad(loss), in_axes<none, 0, 0>)`
+///     into a preallocated std::vector of parameter structs, against hand-written analytic
+///     per-sample gradients with xsimd, one sample per lane, reading and writing the same
+///     buffers (samples as an array of structs: strided loads and stores for both);
+///   - `least_squares`: the gradient with respect to x of |A x - b|^2 for one sample, A of
+///     N x N (N = 48: see docs/performance.md for why not 256 yet), `calx::grad` against a
+///     hand-written loop (r = A x - b, g = 2 A^T r).
+/// f32 and f64. Prints `ratio=` calx / hand (target <= 1.10).
+///
+///   bench_tensors --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
+#include "bench_common.hpp"
+#include "hand.hpp"
+
+#include <calx/calx.hpp>
+
+#include <xsimd/xsimd.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <string>
+#include <vector>
+
+// Issue 9's parameters, once per precision (a non-template struct each, as users write them).
+struct mlp32 {
+  BOOST_HANA_DEFINE_STRUCT(mlp32, (calx::tensor<float, 32, 16>, w1), (calx::tensor<float, 32>, b1),
+                           (calx::tensor<float, 1, 32>, w2), (calx::tensor<float, 1>, b2));
+};
+struct mlp64 {
+  BOOST_HANA_DEFINE_STRUCT(mlp64, (calx::tensor<double, 32, 16>, w1), (calx::tensor<double, 32>, b1),
+                           (calx::tensor<double, 1, 32>, w2), (calx::tensor<double, 1>, b2));
+};
+
+namespace {
+
+using namespace calx_bench;
+
+template <class T>
+using params_t = std::conditional_t<sizeof(T) == 4, mlp32, mlp64>;
+template <class T>
+using input_t = calx::tensor<T, 16>;
+
+constexpr auto loss = [](const auto& p, const auto& x, const auto& y) {
+  auto h = calx::tanh(calx::matvec(p.w1, x) + p.b1);
+  auto d = (calx::matvec(p.w2, h) + p.b2)(0) - y;
+  return d * d;
+};
+
+constexpr std::size_t samples = 4096;
+
+template <class T>
+struct mlp_problem {
+  params_t<T> p;
+  std::vector<input_t<T>> xs;
+  std::vector<T> ys;
+  std::vector<params_t<T>> grads;
+};
+
+template <class T>
+mlp_problem<T> make_mlp() {
+  mlp_problem<T> m;
+  std::vector<T> v;
+  fill_uniform(v, 577, -0.4, 0.4, 7);
+  std::size_t k = 0;
+  for (std::size_t e = 0; e < 512; ++e) m.p.w1[e] = v[k++];
+  for (std::size_t e = 0; e < 32; ++e) m.p.b1[e] = v[k++];
+  for (std::size_t e = 0; e < 32; ++e) m.p.w2[e] = v[k++];
+  m.p.b2[0] = v[k++];
+  std::vector<T> xv;
+  fill_uniform(xv, samples * 16, -1.0, 1.0, 8);
+  m.xs.resize(samples);
+  for (std::size_t i = 0; i < samples; ++i)
+    for (std::size_t e = 0; e < 16; ++e) m.xs[i][e] = xv[i * 16 + e];
+  fill_uniform(m.ys, samples, -1.0, 1.0, 9);
+  m.grads.resize(samples);
+  return m;
+}
+
+template <class T>
+CALX_BENCH_INLINE void calx_mlp(mlp_problem<T>& m) {
+  calx::vmap(calx::grad(loss), calx::in_axes<calx::none, 0, 0>).into(m.grads)(m.p, m.xs, m.ys);
+}
+
+/// Hand-written reverse mode, W samples at a time (one per lane).
+template <class T>
+[[gnu::noinline]] void hand_mlp(mlp_problem<T>& m) {
+  using B = xsimd::batch<T>;
+  constexpr std::size_t W = B::size;
+  static_assert(samples % W == 0);
+  const params_t<T>& p = m.p;
+  alignas(64) T lane[W];
+  for (std::size_t s = 0; s < samples; s += W) {
+    B x[16];
+    for (std::size_t j = 0; j < 16; ++j) {  // strided: the samples are an array of tensors
+      for (std::size_t l = 0; l < W; ++l) lane[l] = m.xs[s + l][j];
+      x[j] = B::load_aligned(lane);
+    }
+    for (std::size_t l = 0; l < W; ++l) lane[l] = m.ys[s + l];
+    const B y = B::load_aligned(lane);
+    B h[32];
+    B out(p.b2[0]);
+    for (std::size_t i = 0; i < 32; ++i) {
+      B z(p.b1[i]);
+      for (std::size_t j = 0; j < 16; ++j) z = xsimd::fma(B(p.w1[i * 16 + j]), x[j], z);
+      h[i] = xsimd::tanh(z);
+      out = xsimd::fma(B(p.w2[i]), h[i], out);
+    }
+    const B d = B(T(2)) * (out - y);
+    auto store = [&](const B& v, auto member) {
+      v.store_aligned(lane);
+      for (std::size_t l = 0; l < W; ++l) member(m.grads[s + l]) = lane[l];
+    };
+    store(d, [](params_t<T>& g) -> T& { return g.b2[0]; });
+    for (std::size_t i = 0; i < 32; ++i) {
+      store(d * h[i], [i](params_t<T>& g) -> T& { return g.w2[i]; });
+      const B dz = d * B(p.w2[i]) * (B(T(1)) - h[i] * h[i]);
+      store(dz, [i](params_t<T>& g) -> T& { return g.b1[i]; });
+      for (std::size_t j = 0; j < 16; ++j) store(dz * x[j], [i, j](params_t<T>& g) -> T& { return g.w1[i * 16 + j]; });
+    }
+  }
+}
+
+// ---- least squares ----------------------------------------------------------------------
+
+constexpr std::size_t N = 48;
+constexpr auto least_squares = [](const auto& a, const auto& x, const auto& b) {
+  const auto r = calx::matvec(a, x) - b;
+  return calx::dot(r, r);
+};
+
+template <class T>
+struct ls_problem {
+  calx::tensor<T, N, N> a;
+  calx::tensor<T, N> x, b, g;
+};
+
+template <class T>
+ls_problem<T> make_ls() {
+  ls_problem<T> q;
+  std::vector<T> v;
+  fill_uniform(v, N * N + 2 * N, -1.0, 1.0, 11);
+  for (std::size_t e = 0; e < N * N; ++e) q.a[e] = v[e];
+  for (std::size_t e = 0; e < N; ++e) {
+    q.x[e] = v[N * N + e];
+    q.b[e] = v[N * N + N + e];
+  }
+  return q;
+}
+
+template <class T>
+[[gnu::noinline]] void calx_ls(ls_problem<T>& q) {
+  q.g = calx::grad(least_squares, calx::argnums<1>)(q.a, q.x, q.b);
+}
+
+template <class T>
+[[gnu::noinline]] void hand_ls(ls_problem<T>& q) {
+  T r[N];
+  for (std::size_t i = 0; i < N; ++i) {
+    T s = 0;
+    for (std::size_t j = 0; j < N; ++j) s += q.a[i * N + j] * q.x[j];
+    r[i] = s - q.b[i];
+  }
+  for (std::size_t j = 0; j < N; ++j) {
+    T s = 0;
+    for (std::size_t i = 0; i < N; ++i) s += q.a[i * N + j] * r[i];
+    q.g[j] = 2 * s;
+  }
+}
+
+template <class P, void (*Run)(P&)>
+[[gnu::noinline]] void bm(benchmark::State& state, P* p) {
+  for (auto _ : state) {
+    Run(*p);
+    benchmark::ClobberMemory();
+  }
+}
+
+template <class T>
+const char* type_name() {
+  return sizeof(T) == 4 ? "f32" : "f64";
+}
+
+template <class T>
+double max_rel(const params_t<T>& a, const params_t<T>& b) {
+  double e = 0;
+  auto one = [&](const auto& u, const auto& v) {
+    for (std::size_t k = 0; k < u.size; ++k) e = std::max(e, std::abs(double(u[k]) - double(v[k])) / (1 + std::abs(double(v[k]))));
+  };
+  one(a.w1, b.w1);
+  one(a.b1, b.b1);
+  one(a.w2, b.w2);
+  one(a.b2, b.b2);
+  return e;
+}
+
+template <class T>
+void register_type() {
+  static std::deque<mlp_problem<T>> mlps;
+  static std::deque<ls_problem<T>> lss;
+  mlp_problem<T>& m = mlps.emplace_back(make_mlp<T>());
+  ls_problem<T>& q = lss.emplace_back(make_ls<T>());
+  const double tol = sizeof(T) == 4 ? 2e-5 : 1e-12;
+  {
+    mlp_problem<T> a = m, b = m;
+    calx_mlp(a);
+    hand_mlp(b);
+    double e = 0;
+    for (std::size_t i = 0; i < samples; ++i) e = std::max(e, max_rel<T>(a.grads[i], b.grads[i]));
+    if (!(e <= tol)) {
+      std::printf("check failed (mlp %s): difference %.3g\n", type_name<T>(), e);
+      std::exit(1);
+    }
+    ls_problem<T> c = q, d = q;
+    calx_ls(c);
+    hand_ls(d);
+    for (std::size_t k = 0; k < N; ++k)
+      if (!(std::abs(double(c.g[k]) - double(d.g[k])) <= tol * (1 + std::abs(double(d.g[k]))) * N)) {
+        std::printf("check failed (least squares %s)\n", type_name<T>());
+        std::exit(1);
+      }
+  }
+  const std::string t = type_name<T>();
+  auto reg = [&](std::string name, auto fn, auto* p) {
+    benchmark::RegisterBenchmark(name.c_str(), fn, p)->ComputeStatistics("min", min_of);
+  };
+  reg("tensors/mlp/" + t + "/calx", bm<mlp_problem<T>, &calx_mlp<T>>, &m);
+  reg("tensors/mlp/" + t + "/hand", bm<mlp_problem<T>, &hand_mlp<T>>, &m);
+  reg("tensors/least_squares/" + t + "/calx", bm<ls_problem<T>, &calx_ls<T>>, &q);
+  reg("tensors/least_squares/" + t + "/hand", bm<ls_problem<T>, &hand_ls<T>>, &q);
+  compare(t + " per-sample MLP gradients, calx / hand", "tensors/mlp/" + t + "/calx", "tensors/mlp/" + t + "/hand");
+  compare(t + " least-squares gradient, calx / hand", "tensors/least_squares/" + t + "/calx",
+          "tensors/least_squares/" + t + "/hand");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::printf("xsimd arch: %s\n", xsimd::default_arch::name());
+  register_type<float>();
+  register_type<double>();
+  return run_benchmarks(argc, argv);
+}

@@ -1,0 +1,137 @@
+/// @file detail/exec/tensor_statement.hpp
+/// @brief `node_statement<IR, J>(get, put)`: the statement codegen emits for node J, for
+/// every backend. A scalar node is one kernel call; a tensor node a loop over its elements
+/// (an elementwise op reads the same element of each operand, broadcasting having made their
+/// shapes equal) or the loop of its tensor op. Shapes and attributes are compile-time
+/// constants of the IR, so small loops unroll and large ones stay loops: the code grows with
+/// the program, not with the shapes. `get(operand_c<Id>{}, e)` reads element e of operand
+/// Id, `put(e, v)` writes element e of node J; both index the backend's registers.
+#ifndef CALX_DETAIL_EXEC_TENSOR_STATEMENT_HPP
+#define CALX_DETAIL_EXEC_TENSOR_STATEMENT_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/detail/exec/node_kernel.hpp>
+#include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/shape.hpp>
+#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/ops/selection.hpp>
+#include <calx/detail/static_for.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+/// Element `e` of every operand, as `node_kernel` reads operands.
+template <class Get>
+struct element_reader {
+  const Get& get;
+  int e;
+  template <int Id>
+  CALX_HOST_DEVICE CALX_INLINE decltype(auto) operator()(operand_c<Id> id) const {
+    return get(id, e);
+  }
+};
+
+template <const auto& IR, std::size_t J, class Get, class Put>
+struct pack_element_fn {
+  const Get& get;
+  const Put& put;
+  template <std::size_t E>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, E>) const {
+    put(static_cast<int>(E), get(operand_c<IR.operand(J, static_cast<int>(E))>{}, 0));
+  }
+};
+
+/// A zero of value type V (a number or a SIMD batch).
+template <class V>
+CALX_HOST_DEVICE CALX_INLINE V zero_of() {
+  if constexpr (std::is_arithmetic_v<V>)
+    return V(0);
+  else
+    return V(typename V::value_type(0));
+}
+
+template <const auto& IR, std::size_t J, class Get, class Put>
+CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put) {
+  constexpr node n = IR.nodes[J];
+  constexpr tensor_op kind = n.op().tensor;
+  constexpr int size = n.size();
+  if constexpr (kind == tensor_op::none) {
+    if constexpr (size == 1) {
+      put(0, node_kernel<IR, J>(element_reader<Get>{get, 0}));
+    } else {
+      for (int e = 0; e < size; ++e) put(e, node_kernel<IR, J>(element_reader<Get>{get, e}));
+    }
+  } else if constexpr (kind == tensor_op::pack) {
+    static_for<static_cast<std::size_t>(size)>(pack_element_fn<IR, J, Get, Put>{get, put});
+  } else {
+    constexpr operand_c<IR.operand(J, 0)> a{};
+    constexpr shape in = IR.nodes[IR.operand(J, 0)].dims;
+    if constexpr (kind == tensor_op::broadcast) {
+      if constexpr (in.size() == 1) {
+        const auto v = get(a, 0);
+        for (int e = 0; e < size; ++e) put(e, v);
+      } else {
+        for (int e = 0; e < size; ++e) put(e, get(a, broadcast_source_index(in, n.dims, e)));
+      }
+    } else if constexpr (kind == tensor_op::reduce_sum || kind == tensor_op::reduce_max ||
+                         kind == tensor_op::reduce_min) {
+      // calx's max and min: NaN-propagating, as the scalar ops.
+      using pick = op_traits<std::conditional_t<kind == tensor_op::reduce_max, max_op, min_op>>;
+      reduce_loop(
+          in, static_cast<int>(n.value), [&](int e) { return get(a, e); }, put,
+          [](const auto& acc, const auto& v) {
+            if constexpr (kind == tensor_op::reduce_sum)
+              return acc + v;
+            else
+              return pick::kernel(acc, v);
+          });
+    } else if constexpr (kind == tensor_op::slice || kind == tensor_op::pad) {
+      constexpr slice_attr at = slice_attr::decode(n.value);
+      constexpr shape big = kind == tensor_op::slice ? in : n.dims;  // the unsliced shape
+      constexpr int len = big.extent[at.axis], part = at.end - at.begin;
+      constexpr int inner = big.stride(at.axis), outer = big.size() / (len * inner);
+      using V = std::remove_cvref_t<decltype(get(a, 0))>;
+      for (int o = 0; o < outer; ++o)
+        for (int k = 0; k < len; ++k)
+          for (int i = 0; i < inner; ++i) {
+            const bool inside = k >= at.begin && k < at.end;
+            const int whole = (o * len + k) * inner + i, sliced = (o * part + k - at.begin) * inner + i;
+            if constexpr (kind == tensor_op::slice) {
+              if (inside) put(sliced, get(a, whole));
+            } else {
+              put(whole, inside ? V(get(a, sliced)) : zero_of<V>());
+            }
+          }
+    } else if constexpr (kind == tensor_op::tensordot) {
+      constexpr operand_c<IR.operand(J, 1)> b{};
+      constexpr shape bs = IR.nodes[IR.operand(J, 1)].dims;
+      constexpr int k = static_cast<int>(n.value);
+      constexpr int inner = k == 1 ? in.extent[in.rank - 1] : 1;
+      constexpr int rows = in.size() / inner, cols = bs.size() / inner;
+      for (int p = 0; p < rows; ++p)
+        for (int q = 0; q < cols; ++q) {
+          auto acc = get(a, p * inner) * get(b, q);
+          for (int r = 1; r < inner; ++r) acc += get(a, p * inner + r) * get(b, r * cols + q);
+          put(p * cols + q, acc);
+        }
+    } else if constexpr (kind == tensor_op::transpose) {
+      constexpr int rows = in.extent[0], cols = in.extent[1];
+      for (int c = 0; c < cols; ++c)
+        for (int r = 0; r < rows; ++r) put(c * rows + r, get(a, r * cols + c));
+    } else if constexpr (kind == tensor_op::reshape) {
+      for (int e = 0; e < size; ++e) put(e, get(a, e));
+    } else if constexpr (kind == tensor_op::index) {
+      put(0, get(a, static_cast<int>(n.value)));
+    }
+  }
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_EXEC_TENSOR_STATEMENT_HPP

@@ -1,0 +1,92 @@
+/// @file detail/ir/shape.hpp
+/// @brief A node's static shape (rank <= 4, row major) and NumPy's broadcasting rule on
+/// shapes, used while tracing (constexpr) and by the tensor type's compile-time checks.
+#ifndef CALX_DETAIL_IR_SHAPE_HPP
+#define CALX_DETAIL_IR_SHAPE_HPP
+
+#include <calx/detail/internal_header_check.hpp>
+
+#include <calx/config.hpp>
+
+#include <array>
+#include <cstdint>
+
+CALX_BEGIN_NAMESPACE
+namespace detail {
+
+inline constexpr int max_rank = 4;
+
+/// Not constexpr on purpose: reaching it while tracing is a compile error naming the call.
+inline void trace_shape_error(const char*) {}
+
+/// The shape of a value: `rank` dimensions `extent[0 .. rank)`; rank 0 is a scalar.
+struct shape {
+  std::int32_t rank = 0;
+  std::array<std::int32_t, max_rank> extent{};
+
+  /// The number of elements.
+  constexpr int size() const {
+    int n = 1;
+    for (int a = 0; a < rank; ++a) n *= extent[a];
+    return n;
+  }
+  /// The row-major stride of axis `a`.
+  constexpr int stride(int a) const {
+    int s = 1;
+    for (int b = a + 1; b < rank; ++b) s *= extent[b];
+    return s;
+  }
+  constexpr bool operator==(const shape&) const = default;
+};
+
+constexpr shape scalar_shape() { return {}; }
+
+/// The shape NumPy broadcasting gives `a` and `b` (trailing axes aligned, 1 stretches), and
+/// whether they are compatible.
+struct broadcast_result {
+  shape s;
+  bool ok = true;
+};
+constexpr broadcast_result broadcast_shapes(const shape& a, const shape& b) {
+  broadcast_result r;
+  r.s.rank = a.rank > b.rank ? a.rank : b.rank;
+  for (int k = 0; k < r.s.rank; ++k) {  // k counts from the last axis
+    const int da = k < a.rank ? a.extent[a.rank - 1 - k] : 1, db = k < b.rank ? b.extent[b.rank - 1 - k] : 1;
+    if (da != db && da != 1 && db != 1) r.ok = false;
+    r.s.extent[r.s.rank - 1 - k] = da == 1 ? db : da;
+  }
+  return r;
+}
+
+/// The flat index in `from` (broadcast to `to`) of the element at flat index `e` of `to`.
+constexpr int broadcast_source_index(const shape& from, const shape& to, int e) {
+  int src = 0;
+  for (int k = 0; k < from.rank; ++k) {
+    const int a = to.rank - from.rank + k;  // the axis of `to` that axis k of `from` lines up with
+    const int coord = (e / to.stride(a)) % to.extent[a];
+    if (from.extent[k] != 1) src += coord * from.stride(k);
+  }
+  return src;
+}
+
+/// A reduction of a tensor of shape `s` over `axis` (-1: every axis), as a loop: result
+/// element `o` is `put(o, v)` with `v` the fold of `combine` over the reduced elements,
+/// read by `get(e)` in order. One loop for tensors of numbers and for every backend's code.
+template <class Get, class Put, class Combine>
+CALX_HOST_DEVICE constexpr CALX_INLINE void reduce_loop(const shape& s, int axis, const Get& get, const Put& put,
+                                                        const Combine& combine) {
+  const int len = axis < 0 ? s.size() : s.extent[axis];
+  const int inner = axis < 0 ? 1 : s.stride(axis);
+  const int outer = s.size() / (len * inner);
+  for (int o = 0; o < outer; ++o)
+    for (int i = 0; i < inner; ++i) {
+      auto acc = get(o * len * inner + i);
+      for (int k = 1; k < len; ++k) acc = combine(acc, get((o * len + k) * inner + i));
+      put(o * inner + i, acc);
+    }
+}
+
+}  // namespace detail
+CALX_END_NAMESPACE
+
+#endif // CALX_DETAIL_IR_SHAPE_HPP
