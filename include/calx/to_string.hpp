@@ -42,8 +42,8 @@ inline std::string tensor_attribute_text(const node& n) {
     case tensor_op::reduce_max:
     case tensor_op::reduce_min:
       return v < 0 ? "" : "[axis=" + std::to_string(v) + "]";
-    case tensor_op::tensordot:
-      return "[contract=" + std::to_string(v) + "]";
+    case tensor_op::tensordot:  // detail::contraction: 0 outer, 1 a.b, 2 a^T.b, 3 a.b^T
+      return v == 2 ? "[contract=1 transpose_a]" : v == 3 ? "[contract=1 transpose_b]" : "[contract=" + std::to_string(v) + "]";
     case tensor_op::index:
       return "[" + std::to_string(v) + "]";
     case tensor_op::slice:

@@ -28,13 +28,17 @@ struct registers {
   M mask[NB == 0 ? 1 : NB];
 };
 
-/// Reads element e of an operand from straight-line code's registers.
-template <const auto& IR, class Regs>
+/// Reads element e of an operand from straight-line code's registers; an input is read
+/// where it is (a tensor input is not copied).
+template <const auto& IR, class Regs, class T>
 struct register_reader {
   const Regs& r;
+  const T* in;
   template <int Id>
   CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
-    if constexpr (IR.nodes[Id].kind == value_kind::boolean)
+    if constexpr (IR.nodes[Id].op().builtin == builtin_code::input && IR.nodes[Id].kind != value_kind::boolean)
+      return in[IR.nodes[Id].index() + static_cast<std::size_t>(e)];
+    else if constexpr (IR.nodes[Id].kind == value_kind::boolean)
       return r.mask[IR.nodes[Id].slot + e];
     else
       return r.real[IR.nodes[Id].slot + e];
@@ -62,13 +66,13 @@ CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* in) {
   // fields in constant expressions, but not take a host variable's address.
   constexpr int code = IR.nodes[J].op().builtin;
   if constexpr (code == builtin_code::input) {
-    for (int e = 0; e < IR.nodes[J].size(); ++e) r.real[slot + e] = in[IR.nodes[J].index() + static_cast<std::size_t>(e)];
+    // read in place by register_reader
   } else if constexpr (code == builtin_code::constant && IR.nodes[J].kind == value_kind::boolean) {
     r.mask[slot] = M(IR.nodes[J].value != 0.0);
   } else if constexpr (code == builtin_code::constant) {
     r.real[slot] = T(IR.nodes[J].value);
   } else {
-    node_statement<IR, J>(register_reader<IR, Regs>{r}, register_writer<IR, J, Regs>{r});
+    node_statement<IR, J>(register_reader<IR, Regs, T>{r, in}, register_writer<IR, J, Regs>{r});
   }
 }
 
@@ -87,12 +91,16 @@ struct step_fn {
 template <const auto& IR, class T, class Regs>
 struct output_fn {
   const Regs& r;
+  const T* in;
   T* out;
   template <std::size_t K>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
     constexpr int o = output_runs<IR>[K];
     constexpr node n = IR.nodes[IR.outputs[o]];
-    for (int e = 0; e < n.size(); ++e) out[o + e] = r.real[n.slot + e];
+    if constexpr (n.op().builtin == builtin_code::input)  // an input returned as it is
+      for (int e = 0; e < n.size(); ++e) out[o + e] = in[n.index() + static_cast<std::size_t>(e)];
+    else
+      for (int e = 0; e < n.size(); ++e) out[o + e] = r.real[n.slot + e];
   }
 };
 
@@ -102,7 +110,7 @@ CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* in, T* out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
   registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)> r;
   static_for<IRT::size>(step_fn<IR, T, decltype(r)>{r, in});
-  static_for<output_run_count<IR>>(output_fn<IR, T, decltype(r)>{r, out});
+  static_for<output_run_count<IR>>(output_fn<IR, T, decltype(r)>{r, in, out});
 }
 
 }  // namespace detail

@@ -193,7 +193,7 @@ constexpr int emit_like(graph& g, const node& proto, const int* in) {
 /// another shape is replaced by a `broadcast` node, so every elementwise node reads operands
 /// of its own shape and its rules never see broadcasting (their transpose, a sum, comes
 /// from the broadcast node). Symbolic zeros stay; they take any shape.
-constexpr shape broadcast_operands(graph& g, const op_info& op, int* in) {
+constexpr shape operands_shape(const graph& g, const op_info& op, const int* in) {
   shape common{};
   for (int i = 0; i < op.arity; ++i) {
     if (in[i] < 0) continue;
@@ -201,6 +201,10 @@ constexpr shape broadcast_operands(graph& g, const op_info& op, int* in) {
     if (!b.ok) trace_shape_error("calx: operands of an elementwise op have shapes that do not broadcast");
     common = b.s;
   }
+  return common;
+}
+constexpr shape broadcast_operands(graph& g, const op_info& op, int* in) {
+  const shape common = operands_shape(g, op, in);
   if (common.rank > 0)
     for (int i = 0; i < op.arity; ++i)
       if (in[i] >= 0 && !(g.nodes[in[i]].dims == common)) in[i] = broadcast_to(g, in[i], common);
@@ -213,11 +217,15 @@ constexpr shape broadcast_operands(graph& g, const op_info& op, int* in) {
 /// `graph::get`).
 constexpr int emit_op(graph& g, op_ref ref, int* in) {
   const op_info op = ref();
-  const shape common = broadcast_operands(g, op, in);
   if (op.simplify != nullptr) {
+    // On the operands as given, before they are broadcast: a scalar constant is still seen
+    // as one (x * 1 is x for a tensor x too). A simplification holds elementwise, so its
+    // result broadcast to the operands' common shape is the op's.
+    const shape common = operands_shape(g, op, in);
     const int s = op.simplify(g, in);
-    if (s != no_simplification) return s;
+    if (s != no_simplification) return s < 0 ? s : broadcast_to(g, s, common);
   }
+  const shape common = broadcast_operands(g, op, in);
   node n;
   n.op = ref;
   n.arity = op.arity;

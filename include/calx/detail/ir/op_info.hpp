@@ -50,7 +50,7 @@ enum class tensor_op : unsigned char {
   none,       ///< elementwise (every scalar op), or structural (input, constant, get)
   broadcast,  ///< NumPy broadcast of the operand to the node's shape
   reduce_sum, ///< sum over axis `value` of the operand (-1: every axis)
-  tensordot,  ///< contraction of the last `value` axes of a with as many first axes of b (0 or 1)
+  tensordot,  ///< a contraction of a and b; `value` says which axes (detail::contraction)
   transpose,  ///< the axes of a matrix swapped
   reshape,    ///< the same elements, row major, in the node's shape
   index,      ///< element `value` (flat) of the operand, a scalar

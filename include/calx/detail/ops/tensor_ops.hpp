@@ -111,22 +111,50 @@ constexpr int transpose(graph& g, int x) {
   return emit_tensor(g, &transpose_info, &x, 1, 0, r);
 }
 
-/// Contraction of the last `k` (0 or 1) axes of `a` with the first `k` axes of `b`: dot,
-/// matvec, vecmat and matmul (k = 1, ranks 1 or 2), outer (k = 0, vectors).
+/// Which axes a `tensordot` node contracts (its attribute). With a of shape [P.., R] or
+/// [R, P..] and b of shape [R, Q..] or [Q.., R] (ranks 1 or 2), the result is [P.., Q..]:
+/// `sum_r a(p, r) b(r, q)` read in the layouts below. The transposed forms are what reverse
+/// mode needs, so no transpose is materialised.
+struct contraction {
+  static constexpr int outer = 0;  ///< vectors: a[p] b[q]
+  static constexpr int ab = 1;     ///< a[p, r] b[r, q]: dot, matvec, vecmat, matmul
+  static constexpr int atb = 2;    ///< a[r, p] b[r, q]: a transposed (a matrix)
+  static constexpr int abt = 3;    ///< a[p, r] b[q, r]: b transposed (a matrix)
+};
+
+/// The loop bounds of a contraction of shapes `sa` and `sb` of kind `k`: rows (P), cols (Q)
+/// and the contracted extent (R).
+struct contraction_loops {
+  int rows = 1, cols = 1, inner = 1;
+};
+constexpr contraction_loops loops_of(int k, const shape& sa, const shape& sb) {
+  contraction_loops l;
+  l.inner = k == contraction::outer ? 1 : k == contraction::atb ? sa.extent[0] : sa.extent[sa.rank - 1];
+  l.rows = sa.size() / l.inner;
+  l.cols = sb.size() / l.inner;
+  return l;
+}
+
+/// The contraction `k` (see `contraction`) of `a` and `b`.
 constexpr int tensordot(graph& g, int a, int b, int k) {
   if (a < 0 || b < 0) return -1;
   const shape sa = dims_of(g, a), sb = dims_of(g, b);
-  if (k == 1 && (sa.rank < 1 || sb.rank < 1 || sa.rank > 2 || sb.rank > 2 ||
-                 sa.extent[sa.rank - 1] != sb.extent[0]))
-    trace_shape_error("calx: contraction of tensors whose shapes do not match");
-  if (k == 0 && (sa.rank > 1 || sb.rank > 1)) trace_shape_error("calx: outer product of tensors that are not vectors");
-  if (k == 0 && (sa.rank == 0 || sb.rank == 0)) {
+  if (k == contraction::outer && (sa.rank > 1 || sb.rank > 1))
+    trace_shape_error("calx: outer product of tensors that are not vectors");
+  if (k == contraction::outer && (sa.rank == 0 || sb.rank == 0)) {
     int in[2] = {a, b};
     return emit_op(g, ref_of<mul_op>(), in);
   }
+  const bool ranks = sa.rank >= 1 && sb.rank >= 1 && sa.rank <= 2 && sb.rank <= 2;
+  if ((k == contraction::ab && !(ranks && sa.extent[sa.rank - 1] == sb.extent[0])) ||
+      (k == contraction::atb && !(ranks && sa.rank == 2 && sa.extent[0] == sb.extent[0])) ||
+      (k == contraction::abt && !(ranks && sb.rank == 2 && sa.extent[sa.rank - 1] == sb.extent[1])))
+    trace_shape_error("calx: contraction of tensors whose shapes do not match");
   shape r{};
-  for (int x = 0; x < sa.rank - k; ++x) r.extent[r.rank++] = sa.extent[x];
-  for (int x = k; x < sb.rank; ++x) r.extent[r.rank++] = sb.extent[x];
+  const int a_first = k == contraction::atb ? 1 : 0, a_end = k == contraction::ab || k == contraction::abt ? sa.rank - 1 : sa.rank;
+  const int b_first = k == contraction::ab || k == contraction::atb ? 1 : 0, b_end = k == contraction::abt ? sb.rank - 1 : sb.rank;
+  for (int x = a_first; x < a_end; ++x) r.extent[r.rank++] = sa.extent[x];
+  for (int x = b_first; x < b_end; ++x) r.extent[r.rank++] = sb.extent[x];
   const int in[2] = {a, b};
   return emit_tensor(g, &tensordot_info, in, 2, k, r);
 }
@@ -285,15 +313,24 @@ constexpr void tensordot_jvp(graph& g, const int* y, const int* x, const int* t,
   const int k = static_cast<int>(g.nodes[y[0]].value);
   out[0] = add_ids(g, tensordot(g, t[0], x[1], k), tensordot(g, x[0], t[1], k));
 }
+/// The transposes of the four contractions, each again a contraction (none materialises a
+/// transpose): with y = a . b, the cotangent of a pairs ct with b, that of b pairs a with ct.
 constexpr void tensordot_vjp(graph& g, const int* ct, const int* y, const int* x, int* out) {
+  using c = contraction;
   const int k = static_cast<int>(g.nodes[y[0]].value);
   const int ra = dims_of(g, x[0]).rank, rb = dims_of(g, x[1]).rank;
-  if (k == 1) {
-    out[0] = rb == 1 ? tensordot(g, ct[0], x[1], 0) : tensordot(g, ct[0], transpose(g, x[1]), 1);
-    out[1] = ra == 1 ? tensordot(g, x[0], ct[0], 0) : tensordot(g, transpose(g, x[0]), ct[0], 1);
+  if (k == c::ab) {  // y[p, q] = a[p, r] b[r, q]
+    out[0] = rb == 1 ? tensordot(g, ct[0], x[1], c::outer) : tensordot(g, ct[0], x[1], c::abt);
+    out[1] = ra == 1 ? tensordot(g, x[0], ct[0], c::outer) : tensordot(g, x[0], ct[0], c::atb);
+  } else if (k == c::atb) {  // y[p, q] = a[r, p] b[r, q]
+    out[0] = rb == 1 ? tensordot(g, x[1], ct[0], c::outer) : tensordot(g, x[1], ct[0], c::abt);
+    out[1] = tensordot(g, x[0], ct[0], c::ab);
+  } else if (k == c::abt) {  // y[p, q] = a[p, r] b[q, r]
+    out[0] = tensordot(g, ct[0], x[1], c::ab);
+    out[1] = ra == 1 ? tensordot(g, ct[0], x[0], c::outer) : tensordot(g, ct[0], x[0], c::atb);
   } else {  // outer product of vectors
-    out[0] = tensordot(g, ct[0], x[1], 1);
-    out[1] = tensordot(g, x[0], ct[0], 1);
+    out[0] = tensordot(g, ct[0], x[1], c::ab);
+    out[1] = tensordot(g, x[0], ct[0], c::ab);
   }
 }
 constexpr void transpose_jvp(graph& g, const int*, const int*, const int* t, int* out) { out[0] = transpose(g, t[0]); }
