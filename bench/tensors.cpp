@@ -6,8 +6,9 @@
 ///     per-sample gradients with xsimd, one sample per lane, reading and writing the same
 ///     buffers (samples as an array of structs: strided loads and stores for both);
 ///   - `least_squares`: the gradient with respect to x of |A x - b|^2 for one sample, A of
-///     N x N (N = 48: see docs/performance.md for why not 256 yet), `calx::grad` against a
-///     hand-written loop (r = A x - b, g = 2 A^T r).
+///     N x N, `calx::grad` against a hand-written loop (r = A x - b, g = 2 A^T r). N is 48
+///     by default, 256 with -DCALX_BENCH_LS_N=256 (its compile takes about a minute and 4 GB
+///     today: docs/performance.md, "Tensors").
 /// f32 and f64. Prints `ratio=` calx / hand (target <= 1.10).
 ///
 ///   bench_tensors --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
@@ -127,7 +128,10 @@ template <class T>
 
 // ---- least squares ----------------------------------------------------------------------
 
-constexpr std::size_t N = 48;
+#ifndef CALX_BENCH_LS_N
+#define CALX_BENCH_LS_N 48
+#endif
+constexpr std::size_t N = CALX_BENCH_LS_N;
 constexpr auto least_squares = [](const auto& a, const auto& x, const auto& b) {
   const auto r = calx::matvec(a, x) - b;
   return calx::dot(r, r);

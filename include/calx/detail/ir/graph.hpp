@@ -112,7 +112,7 @@ struct graph {
     n.first = static_cast<std::int32_t>(operands.size());
     nodes.push_back(n);
     const int id = static_cast<int>(nodes.size()) - 1;
-    for (int e = 0; e < dims.size(); ++e) inputs.push_back(id);
+    inputs.resize(inputs.size() + static_cast<std::size_t>(dims.size()), id);  // one step, not n pushes
     return id;
   }
   /// An input like node `like` of IR or graph `r` (kind, batching, shape).
@@ -121,7 +121,15 @@ struct graph {
   /// Adds node `id` to the outputs: one flat position per element.
   constexpr void output(int id) {
     const int n = id < 0 ? 1 : nodes[id].size();
-    for (int e = 0; e < n; ++e) outputs.push_back(id);
+    outputs.resize(outputs.size() + static_cast<std::size_t>(n), id);
+  }
+
+  /// Appends `map[o]` for each `o` of `list` to the outputs (room made first: flat lists
+  /// have one entry per element, and regrowing them is slow in constant evaluation).
+  template <class List, class Map>
+  constexpr void outputs_from(const List& list, const Map& map) {
+    outputs.reserve(outputs.size() + list.size());
+    for (auto o : list) outputs.push_back(map[o]);
   }
 
   constexpr int constant(double v, value_kind kind = value_kind::real) {

@@ -83,7 +83,7 @@ struct expand_source {
     graph g;
     const std::vector<int> in_ids = inputs_like(g, r, 0, IR::input_count);
     const std::vector<int> map = expand_round(r, IR::size, g, in_ids, Why);
-    for (int o : r.outputs) g.outputs.push_back(map[o]);
+    g.outputs_from(r.outputs, map);
     // Decompositions may use ops that need expanding too: repeat on the result.
     for (int round = 0; any_needs_expansion(g.nodes, g.nodes.size(), Why); ++round) {
       if (round == 32)

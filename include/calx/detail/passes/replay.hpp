@@ -22,10 +22,11 @@ namespace detail {
 template <class R>
 constexpr std::vector<int> inputs_like(graph& g, const R& r, std::size_t first, std::size_t last) {
   std::vector<int> v;
+  v.reserve(last - first);  // flat lists are long (one entry per element): no regrowth
   for (std::size_t i = first; i < last;) {
     const node& n = r.nodes[r.inputs[i]];
     const int id = g.input_like(n);
-    for (int e = 0; e < n.size(); ++e) v.push_back(id);
+    v.resize(v.size() + static_cast<std::size_t>(n.size()), id);
     i += static_cast<std::size_t>(n.size());
   }
   return v;

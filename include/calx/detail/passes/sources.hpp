@@ -71,14 +71,15 @@ struct batch_source {
     graph g;
     const std::vector<char> batched = mask_of_leaves<Batched, IR::input_count>();
     std::vector<int> pin;
+    pin.reserve(IR::input_count);
     for (std::size_t i = 0; i < IR::input_count;) {
       const node& n = r.nodes[r.inputs[i]];
       const int id = g.input(value_kind::real, batched[i] != 0, n.dims);
-      for (int e = 0; e < n.size(); ++e) pin.push_back(id);
+      pin.resize(pin.size() + static_cast<std::size_t>(n.size()), id);
       i += static_cast<std::size_t>(n.size());
     }
     const std::vector<int> p = replay_all(r, g, pin);
-    for (int o : r.outputs) g.outputs.push_back(p[o]);
+    g.outputs_from(r.outputs, p);
     return g;
   }
 };
@@ -97,8 +98,8 @@ struct jvp_source {
     inputs_at(g, r, Wrt::leaves, r.inputs, tin);
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> t = push_tangents(r, g, p, tin);
-    for (int o : r.outputs) g.outputs.push_back(p[o]);
-    for (int o : r.outputs) g.outputs.push_back(t[o]);
+    g.outputs_from(r.outputs, p);
+    g.outputs_from(r.outputs, t);
     return g;
   }
 };
@@ -121,8 +122,8 @@ struct vjp_source {
       for (std::size_t o : Outs::leaves) seed[o] = g.constant(1.0);
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask_of_leaves<Wrt, IR::input_count>());
-    for (int o : r.outputs) g.outputs.push_back(p[o]);
-    for (std::size_t i : Wrt::leaves) g.outputs.push_back(ct[i]);
+    g.outputs_from(r.outputs, p);
+    g.outputs_from(Wrt::leaves, ct);
     return g;
   }
 };
@@ -158,8 +159,8 @@ struct jacobian_source {
         for (std::size_t k = 0; k < nk; ++k) jac[o * nk + k] = scalar_at(g, ct, Wrt::leaves[k]);
       }
     }
-    for (int o : r.outputs) g.outputs.push_back(p[o]);
-    for (int j : jac) g.outputs.push_back(j);
+    g.outputs_from(r.outputs, p);
+    g.outputs.insert(g.outputs.end(), jac.begin(), jac.end());
     return g;
   }
 };
