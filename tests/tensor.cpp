@@ -6,6 +6,7 @@
 /// against element counts; struct-of-tensor parameters (issue 9's MLP).
 
 #include <_include/ir_inspect.hpp>
+#include <_include/tensor_table.hpp>
 
 #include <calx/calx.hpp>
 
@@ -21,27 +22,11 @@
 #include <vector>
 
 using calx::tensor;
+using calx_test::filled;
+using calx_test::max_abs_diff;
+using calx_test::op_table;
+using calx_test::scalar_of;
 
-namespace {
-
-/// A tensor filled with reproducible values in [lo, hi).
-template <class X>
-X filled(unsigned seed, double lo = -1.0, double hi = 1.0) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(lo, hi);
-  X x;
-  for (std::size_t k = 0; k < X::size; ++k) x[k] = static_cast<typename X::value_type>(u(rng));
-  return x;
-}
-
-template <class X>
-double max_abs_diff(const X& a, const X& b) {
-  double d = 0;
-  for (std::size_t k = 0; k < X::size; ++k) d = std::max(d, std::abs(double(a[k]) - double(b[k])));
-  return d;
-}
-
-}  // namespace
 
 // ---- values: each op against a loop -----------------------------------------------------
 
@@ -183,26 +168,6 @@ TEST_CASE("elements read and write; a default tensor is zeros", "[tensor]") {
 // ---- the traced program against the function on numbers --------------------------------
 
 namespace {
-/// One function per tensor op, from one 3x4 tensor to a tensor; traced, each becomes a few
-/// nodes and runs as generated loops.
-constexpr auto op_table = std::tuple{
-    [](const auto& x) { return calx::tanh(x) * x - 1.0; },
-    [](const auto& x) { return calx::sum(x, calx::axis<0>) + calx::mean(x, calx::axis<0>); },
-    [](const auto& x) { return calx::sum(x) * calx::max(x) + calx::min(x); },
-    [](const auto& x) { return calx::max(x, calx::axis<1>) - calx::min(x, calx::axis<1>); },
-    [](const auto& x) { return calx::matmul(calx::transpose(x), x); },
-    [](const auto& x) { return calx::matvec(x, calx::take<1>(x)) + calx::dot(calx::take<0>(x), calx::take<2>(x)); },
-    [](const auto& x) { return calx::outer(calx::take<1>(x, calx::axis<1>), calx::take<0>(x)); },
-    [](const auto& x) { return calx::reshape<2, 6>(x) * calx::take<1>(calx::reshape<2, 6>(x)); },
-    [](const auto& x) { return calx::concatenate(calx::slice<1, 3>(x), x, calx::axis<0>); },
-    [](const auto& x) { return calx::stack(calx::take<0>(x), calx::take<2>(x)) * 2.0; },
-    [](const auto& x) { return calx::softmax(x, calx::axis<1>) + calx::log_softmax(x); },
-    [](const auto& x) { return calx::logsumexp(x, calx::axis<0>) * calx::norm(x); },
-    [](const auto& x) { return calx::where(x > 0.0, x, 0.1 * x) + calx::where(x <= calx::take<0>(x), 1.0, 0.0); },
-    [](const auto& x) { return calx::exp(-calx::square(x - calx::mean(x))) / calx::hypot(x, 2.0); },
-    [](const auto& x) { return calx::prod(x, calx::axis<1>) + calx::prod(x, calx::axis<0>)(1) * calx::prod(x); },
-};
-
 template <class X>
 bool runs_as_traced() {
   const X x = filled<X>(11, -2.0, 2.0);
@@ -281,15 +246,6 @@ TEST_CASE("the derivative of prod is the product of the others, exact at zeros, 
 // ---- derivatives ---------------------------------------------------------------------------
 
 namespace {
-/// The table's functions made scalar (a weighted sum of the output, so no entry is lost).
-template <std::size_t K>
-constexpr auto scalar_of = [](const auto& x) {
-  const auto y = std::get<K>(op_table)(x);
-  using Y = std::remove_cvref_t<decltype(y)>;
-  Y w;
-  for (std::size_t k = 0; k < Y::size; ++k) w[k] = 0.5 + 0.25 * static_cast<double>(k % 5);
-  return calx::sum(y * w);
-};
 
 template <std::size_t K>
 void check_gradient_against_differences() {
