@@ -1,0 +1,505 @@
+/// @file tensor_type.hpp
+/// @brief `calx::tensor<T, dims...>`: a tensor whose shape is part of its type, a value type
+/// (zeros when default-constructed, row-major storage) that is also what a traced function
+/// sees for a tensor argument. A tensor holds either numbers or, while calx traces a
+/// function, the IR node it stands for: every tensor op computes on numbers, or records one
+/// node when an operand is traced, whatever the shapes (docs/tensors.md). That is why a
+/// non-template struct of tensors (`struct mlp { calx::tensor<float, 32, 16> w1; ... }`) can be
+/// differentiated: its traced form is itself.
+#ifndef CALX_TENSOR_TYPE_HPP
+#define CALX_TENSOR_TYPE_HPP
+
+#include <calx/config.hpp>
+#include <calx/detail/ir/shape.hpp>
+#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/math.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+CALX_BEGIN_NAMESPACE
+
+template <class T, std::size_t... Dims>
+class tensor;
+
+namespace detail {
+
+template <class T, std::size_t... D>
+struct tensor_traits<tensor<T, D...>> {
+  static constexpr bool is_tensor = true;
+  using value_type = T;
+  static constexpr shape dims = [] {
+    shape s{};
+    ((s.extent[s.rank++] = static_cast<std::int32_t>(D)), ...);
+    return s;
+  }();
+};
+
+/// The shape of a tensor operand (scalars: rank 0).
+template <class X>
+constexpr shape dims_v = [] {
+  if constexpr (tensor_type<X>)
+    return tensor_traits<std::remove_cvref_t<X>>::dims;
+  else
+    return shape{};
+}();
+
+/// The tensor type with element type `T` of shape `S::value` (a type holding the shape:
+/// g++ 12 fails on shapes as template arguments).
+template <class T, class S, class I = std::make_index_sequence<static_cast<std::size_t>(S::value.rank)>>
+struct tensor_of;
+template <class T, class S, std::size_t... I>
+struct tensor_of<T, S, std::index_sequence<I...>> {
+  using type = tensor<T, static_cast<std::size_t>(S::value.extent[I])...>;
+};
+template <class T, class S>
+using tensor_of_t = typename tensor_of<T, S>::type;
+
+// Shape checks report through a function template whose template arguments name the
+// offending types (the compiler prints them with the message), called only where the check
+// failed: the op then returns zeros of its result type, so tracing goes on and the message
+// is the only error. (A class template's failed static_assert would make its `value`
+// unusable on clang, and so give follow-on errors.)
+
+/// Always false; what a failed shape check asserts, so that clang's "requirement" line
+/// names the tensors too.
+template <class... X>
+inline constexpr bool tensor_shapes_ok = false;
+template <class X, int... I>
+inline constexpr bool tensor_axes_ok = false;
+
+/// Shapes that NumPy broadcasting cannot combine; the instantiation names both.
+template <class A, class B>
+constexpr void shapes_broadcast() {
+  static_assert(tensor_shapes_ok<A, B>, "calx: these tensor shapes do not broadcast (NumPy rule: trailing axes "
+                                       "equal, or one of them 1); the shapes are the template arguments above");
+}
+
+template <class... A>
+constexpr shape common_shape() {
+  shape s{};
+  ((s = broadcast_shapes(s, dims_v<A>).s), ...);
+  return s;
+}
+
+template <class... A>
+struct common_shape_of {
+  static constexpr shape value = common_shape<A...>();
+};
+
+/// The first pair (i < j) of operands whose shapes do not broadcast; {0, 0} if none.
+template <class... A>
+constexpr std::pair<std::size_t, std::size_t> broadcast_failure() {
+  const shape s[] = {dims_v<A>...};
+  for (std::size_t i = 0; i < sizeof...(A); ++i)
+    for (std::size_t j = i + 1; j < sizeof...(A); ++j)
+      if (!broadcast_shapes(s[i], s[j]).ok) return {i, j};
+  return {0, 0};
+}
+template <class... A>
+constexpr bool operands_broadcast() {
+  return broadcast_failure<A...>().second == 0;
+}
+/// Reports the first pair of operands that do not broadcast.
+template <class... A>
+constexpr void report_broadcast() {
+  using all = std::tuple<std::remove_cvref_t<A>...>;
+  constexpr auto bad = broadcast_failure<A...>();
+  shapes_broadcast<std::tuple_element_t<bad.first, all>, std::tuple_element_t<bad.second, all>>();
+}
+
+template <class T0, class... R>
+struct first_type {
+  using type = T0;
+};
+template <class... X>
+using first_type_t = typename first_type<X...>::type;
+
+template <class X>
+struct element_of {
+  using type = void;
+};
+template <tensor_type X>
+struct element_of<X> {
+  using E = typename tensor_traits<std::remove_cvref_t<X>>::value_type;
+  using type = std::conditional_t<std::is_floating_point_v<E>, E, void>;  // masks do not decide
+};
+/// The precision of an elementwise op's operands: the first float or double tensor's (else
+/// double).
+template <class... A>
+using tensor_value_t = typename first_non_void<typename element_of<A>::type..., double>::type;
+
+/// What operand `x` is converted to for a scalar kernel: a mask stays bool.
+template <class X>
+constexpr bool is_mask_tensor() {
+  if constexpr (tensor_type<X>)
+    return std::is_same_v<typename tensor_traits<std::remove_cvref_t<X>>::value_type, bool>;
+  else
+    return false;
+}
+template <class T, class X>
+using kernel_operand_t = std::conditional_t<is_mask_tensor<X>(), bool, T>;
+
+
+/// Reads and records tensors (a friend of calx::tensor).
+struct tensor_access {
+  template <class X>
+  static constexpr graph* graph_of(const X& x) {
+    if constexpr (tensor_type<X>)
+      return x.graph_;
+    else if constexpr (traced<X>)
+      return x.graph;
+    else
+      return nullptr;
+  }
+  /// The node of operand `x` in `g`: its own, a constant, or a pack of a tensor's numbers.
+  template <class X>
+  static constexpr int id_in(graph& g, const X& x) {
+    if constexpr (tensor_type<X>) {
+      if (x.graph_ != nullptr) return x.id_;
+      constexpr shape s = dims_v<X>;
+      if constexpr (is_mask_tensor<X>())
+        trace_error("calx: a mask tensor of plain bools beside traced values (compare traced tensors instead)");
+      std::vector<int> e(static_cast<std::size_t>(s.size()), -1);
+      for (int k = 0; k < s.size(); ++k) e[static_cast<std::size_t>(k)] = g.constant(static_cast<double>(x.storage_.elems[k]));
+      const int p = pack(g, e.data(), s);
+      return p < 0 ? broadcast_to(g, g.constant(0.0), s) : p;
+    } else {
+      return operand_id(&g, x);
+    }
+  }
+  template <class X>
+  static constexpr int own_id(const X& x) {
+    return x.id_;
+  }
+  template <class R>
+  static constexpr R make_traced(graph* g, int id) {
+    // A symbolic zero as a node: tensors are never "zero-valued" tracers.
+    return R(typename R::traced_node{g, id < 0 ? broadcast_to(*g, g->constant(0.0), dims_v<R>) : id});
+  }
+  template <class X>
+  static constexpr auto element(const X& x, int e) {
+    if constexpr (tensor_type<X>)
+      return x.storage_.elems[e];
+    else
+      return x;
+  }
+  template <class X>
+  static constexpr auto* elements(X& x) {
+    return x.storage_.elems;
+  }
+};
+
+template <class... A>
+constexpr graph* tensor_graph(const A&... a) {
+  graph* g = nullptr;
+  ((g = g != nullptr ? g : tensor_access::graph_of(a)), ...);
+  return g;
+}
+
+/// Elementwise `Op` on tensors and scalars, broadcast (docs/tensors.md).
+template <class Op, class... A>
+constexpr auto tensor_apply(const A&... a) {
+  using T = tensor_value_t<A...>;
+  constexpr shape s = common_shape<A...>();
+  constexpr bool mask = result_v<Op> == value_kind::boolean;
+  using R = tensor_of_t<std::conditional_t<mask, bool, T>, common_shape_of<A...>>;
+  graph* g = tensor_graph(a...);
+  if constexpr (!operands_broadcast<A...>()) {
+    report_broadcast<A...>();
+    return R{};  // zeros stand in: the message is the only error
+  } else if constexpr ((traced<A> || ...)) {  // beside a traced scalar: always recorded
+    if (g == nullptr) trace_error("calx internal: a traced scalar without a trace");
+  } else if (g == nullptr) {
+    R r{};
+    auto* out = tensor_access::elements(r);
+    for (int e = 0; e < s.size(); ++e)
+      out[e] = apply<Op>(static_cast<kernel_operand_t<T, A>>(tensor_access::element(a, broadcast_source_index(dims_v<A>, s, e)))...);
+    return r;
+  }
+  int in[sizeof...(A)] = {tensor_access::id_in(*g, a)...};
+  return tensor_access::make_traced<R>(g, emit_op(*g, ref_of<Op>(), in));
+}
+
+/// A tensor op with its own code on numbers (`compute(in..., out)`) and its node otherwise.
+template <class R, class Record, class Compute, class... A>
+constexpr R tensor_op_call(Record record, Compute compute, const A&... a) {
+  if (graph* g = tensor_graph(a...)) return tensor_access::make_traced<R>(g, record(*g, tensor_access::id_in(*g, a)...));
+  R r{};
+  compute(tensor_access::elements(r), tensor_access::elements(const_cast<A&>(a))...);
+  return r;
+}
+
+/// `x`'s elements, row major, as a tensor of type `R` (of the same size): a reshape node.
+template <class R, class X>
+constexpr R reshaped(const X& x) {
+  return tensor_op_call<R>([](graph& g, int id) { return reshape(g, id, dims_v<R>); },
+                           [](auto* out, const auto* in) {
+                             for (std::size_t e = 0; e < R::size; ++e) out[e] = in[e];
+                           },
+                           x);
+}
+
+}  // namespace detail
+
+/// A writable element of a tensor: a rank-0 tensor (so it takes part in traced arithmetic)
+/// that assignment writes through.
+template <class T>
+class tensor_element;
+
+template <class T, std::size_t... Dims>
+class tensor {
+  // Not for other numbers. (A struct template over its number type names tensor<tracer, ...>
+  // when calx looks for its traced form; that type exists but is never used: the traced
+  // form of a tensor is itself.)
+  static_assert(std::is_floating_point_v<T> || std::is_same_v<T, bool> || !std::is_arithmetic_v<T>,
+                "calx::tensor: the element type must be float or double (bool: a mask, from a comparison)");
+  static_assert(sizeof...(Dims) <= 4, "calx::tensor: at most 4 axes");
+  static_assert(((Dims > 0) && ...), "calx::tensor: every extent must be at least 1");
+
+ public:
+  using value_type = T;
+  static constexpr std::size_t rank = sizeof...(Dims);
+  static constexpr std::array<std::size_t, rank> shape{Dims...};
+  static constexpr std::size_t size = (std::size_t{1} * ... * Dims);
+
+  constexpr tensor() = default;
+  /// A rank-0 tensor from a number.
+  constexpr tensor(T v)
+    requires(rank == 0)
+  {
+    storage_.elems[0] = v;
+  }
+
+  /// Node `id` of trace `*graph` (calx makes these while it traces; they hold no numbers).
+  struct traced_node {
+    detail::graph* graph;
+    int id;
+  };
+  constexpr explicit tensor(traced_node n) : storage_(n), graph_(n.graph), id_(n.id) {}
+
+  /// Element (i...) in plain code; while traced, its node (a rank-0 tensor). Writing needs
+  /// numbers.
+  template <std::integral... I>
+    requires(sizeof...(I) == rank)
+  constexpr tensor_element<T> operator()(I... i) {
+    return tensor_element<T>(*this, flat_index(i...));
+  }
+  template <std::integral... I>
+    requires(sizeof...(I) == rank)
+  constexpr tensor<T> operator()(I... i) const {
+    return element_at(flat_index(i...));
+  }
+
+  /// Flat element k (row major): the tree library's view of a tensor of numbers.
+  constexpr T& operator[](std::size_t k) { return storage_.elems[k]; }
+  constexpr const T& operator[](std::size_t k) const { return storage_.elems[k]; }
+  constexpr T* data() { return storage_.elems; }
+  constexpr const T* data() const { return storage_.elems; }
+
+  /// A rank-0 tensor's number.
+  constexpr operator T() const
+    requires(rank == 0)
+  {
+    if (graph_ != nullptr) detail::trace_error("calx: a traced value used as a number (use calx ops on it)");
+    return storage_.elems[0];
+  }
+
+  /// Whether this tensor stands for a node of a trace (inside a function calx traces).
+  constexpr bool is_traced() const { return graph_ != nullptr; }
+
+  constexpr tensor<T> element_at(std::size_t k) const {
+    if (graph_ != nullptr)
+      return detail::tensor_access::make_traced<tensor<T>>(graph_, detail::index(*graph_, id_, static_cast<int>(k)));
+    return tensor<T>(storage_.elems[k]);
+  }
+
+ private:
+  friend struct detail::tensor_access;
+  template <std::integral... I>
+  static constexpr std::size_t flat_index(I... i) {
+    std::size_t k = 0, a = 0;
+    ((k = k * shape[a++] + static_cast<std::size_t>(i)), ...);
+    return k;
+  }
+  // The numbers, or nothing while traced: a traced tensor of 65536 elements must not cost
+  // 65536 values in the compiler's constant evaluation (trivially copyable either way).
+  union storage {
+    T elems[size];
+    char traced;
+    constexpr storage() : elems{} {}
+    constexpr explicit storage(traced_node) : traced{} {}
+  };
+  storage storage_;
+  detail::graph* graph_ = nullptr;  // set while traced: this tensor is node `id_` of *graph_
+  int id_ = -1;
+};
+
+namespace detail {
+template <class T>
+struct tensor_traits<tensor_element<T>> : tensor_traits<tensor<T>> {};
+}  // namespace detail
+
+template <class T>
+class tensor_element : public tensor<T> {
+ public:
+  template <std::size_t... D>
+  constexpr tensor_element(tensor<T, D...>& t, std::size_t k)
+      : tensor<T>(t.element_at(k)), target_(t.is_traced() ? nullptr : &t[k]) {}
+  constexpr tensor_element& operator=(T v) {
+    if (target_ == nullptr) detail::trace_error("calx: an element of a traced tensor written (tensors are values: build a new one)");
+    *target_ = v;
+    return *this;
+  }
+  constexpr tensor_element& operator=(const tensor_element& o) { return *this = static_cast<T>(o); }
+  constexpr tensor_element& operator+=(T v) { return *this = *target_ + v; }
+  constexpr tensor_element& operator-=(T v) { return *this = *target_ - v; }
+  constexpr tensor_element& operator*=(T v) { return *this = *target_ * v; }
+  constexpr tensor_element& operator/=(T v) { return *this = *target_ / v; }
+
+ private:
+  T* target_;
+};
+
+namespace detail {
+/// What a tensor of shape D... becomes when each element becomes a `U`: a tensor of `U`
+/// numbers; a tensor of shape D..., E... for a tensor `U` of shape E... (a Jacobian's layout,
+/// JAX's: the output's axes, then the input's); an array for anything else.
+template <class U, std::size_t... D>
+struct tensor_rebind {
+  using type = std::conditional_t<std::is_floating_point_v<U>, tensor<U, D...>, std::array<U, (std::size_t{1} * ... * D)>>;
+};
+template <class U, std::size_t... E, std::size_t... D>
+struct tensor_rebind<tensor<U, E...>, D...> {
+  using type = tensor<U, D..., E...>;
+};
+}  // namespace detail
+
+template <class T, std::size_t... D>
+struct tree_node<tensor<T, D...>> {
+  using element = T;
+  static constexpr std::size_t extent = tensor<T, D...>::size;
+  static constexpr detail::shape dims = detail::tensor_traits<tensor<T, D...>>::dims;
+  /// Traced, a tensor is itself (it holds its node); see `detail::tensor_rebind` otherwise.
+  template <template <class> class F>
+  using with = std::conditional_t<std::is_same_v<F<T>, tracer>, tensor<T, D...>,
+                                  typename detail::tensor_rebind<F<T>, D...>::type>;
+  static constexpr tracer traced(const tensor<T, D...>& t) {
+    return tracer{detail::tensor_access::graph_of(t), detail::tensor_access::own_id(t)};
+  }
+  static constexpr void set_traced(tensor<T, D...>& t, const tracer* flat) {
+    detail::graph* g = nullptr;
+    std::vector<int> ids(extent, -1);
+    for (std::size_t k = 0; k < extent; ++k) {
+      if (flat[k].graph != nullptr) g = flat[k].graph;
+      ids[k] = flat[k].id;
+    }
+    if (g == nullptr) return;  // every element a symbolic zero: a tensor of zeros
+    t = detail::tensor_access::make_traced<tensor<T, D...>>(g, detail::gather(*g, ids, 0, detail::dims_v<tensor<T, D...>>));
+  }
+};
+
+// ---- arithmetic ------------------------------------------------------------------------
+
+/// Operands of tensor arithmetic: a tensor, a number or a traced scalar.
+template <class A, class B>
+concept tensor_operands = (detail::tensor_type<A> || detail::tensor_type<B>) &&
+                          (detail::tensor_type<A> || real_operand<A>) && (detail::tensor_type<B> || real_operand<B>);
+
+#define CALX_TENSOR_BINARY(sym, Op)                                         \
+  template <class A, class B>                                               \
+    requires tensor_operands<A, B>                                          \
+  constexpr auto operator sym(const A& a, const B& b) {                     \
+    return detail::tensor_apply<Op>(a, b);                                  \
+  }
+CALX_TENSOR_BINARY(+, add_op)
+CALX_TENSOR_BINARY(-, sub_op)
+CALX_TENSOR_BINARY(*, mul_op)
+CALX_TENSOR_BINARY(/, div_op)
+#undef CALX_TENSOR_BINARY
+
+template <class T, std::size_t... D>
+constexpr tensor<T, D...> operator-(const tensor<T, D...>& a) {
+  return detail::tensor_apply<neg_op>(a);
+}
+
+// ---- axes ---------------------------------------------------------------------------------
+
+namespace detail {
+template <int A>
+struct axis_t {
+  static constexpr int value = A;
+};
+
+/// The shape of a reduction of `s` over axis `a` (-1: all).
+constexpr shape reduced(shape s, int a) {
+  if (a < 0) return shape{};
+  shape r{};
+  for (int k = 0; k < s.rank; ++k)
+    if (k != a) r.extent[r.rank++] = s.extent[k];
+  return r;
+}
+
+template <class X, int A>
+struct reduced_shape_of {
+  static constexpr shape value = reduced(tensor_traits<X>::dims, A);
+};
+template <class X, int A>
+using reduced_t = tensor_of_t<typename tensor_traits<X>::value_type, reduced_shape_of<X, A>>;
+
+/// An axis the tensor does not have; the instantiation names the tensor and the axis.
+template <class X, int A>
+constexpr void axis_out_of_range() {
+  static_assert(tensor_axes_ok<X, A>, "calx: the axis is out of range for this tensor; the tensor and the axis are the template "
+                        "arguments above");
+}
+/// Whether `X` has axis `A` (-1: every axis); reports it if not.
+template <class X, int A>
+constexpr bool axis_in_range() {
+  if constexpr (A >= -1 && A < tensor_traits<X>::dims.rank) {
+    return true;
+  } else {
+    axis_out_of_range<X, A>();
+    return false;
+  }
+}
+
+template <class X>
+constexpr int axis_of() {
+  return -1;
+}
+template <class X, class A>
+constexpr int axis_of() {
+  return A::value;
+}
+
+}  // namespace detail
+
+/// An axis argument: `calx::sum(t, calx::axis<1>)`.
+template <int A>
+inline constexpr detail::axis_t<A> axis{};
+
+// ---- comparisons: mask tensors (tensor<bool, ...>), for calx::where ---------------------
+
+#define CALX_TENSOR_COMPARE(sym, Op)                                        \
+  template <class A, class B>                                               \
+    requires tensor_operands<A, B>                                          \
+  constexpr auto operator sym(const A& a, const B& b) {                     \
+    return detail::tensor_apply<Op>(a, b);                                  \
+  }
+CALX_TENSOR_COMPARE(<, lt_op)
+CALX_TENSOR_COMPARE(<=, le_op)
+CALX_TENSOR_COMPARE(>, gt_op)
+CALX_TENSOR_COMPARE(>=, ge_op)
+CALX_TENSOR_COMPARE(==, eq_op)
+CALX_TENSOR_COMPARE(!=, ne_op)
+#undef CALX_TENSOR_COMPARE
+
+CALX_END_NAMESPACE
+
+#endif // CALX_TENSOR_TYPE_HPP
