@@ -7,6 +7,7 @@
 
 #include <_include/ir_inspect.hpp>
 #include <_include/tensor_table.hpp>
+#include <_include/user_ops.hpp>
 
 #include <calx/calx.hpp>
 
@@ -241,6 +242,32 @@ TEST_CASE("the derivative of prod is the product of the others, exact at zeros, 
   using small = decltype(calx::trace(calx::grad(f), tensor<double, 4>{}));
   using large = decltype(calx::trace(calx::grad(f), tensor<double, 1024>{}));
   STATIC_REQUIRE(std::remove_cvref_t<decltype(large::ir)>::size < 6 * std::remove_cvref_t<decltype(small::ir)>::size);
+}
+
+TEST_CASE("user ops apply to tensors elementwise, broadcast, under every transform", "[tensor][user]") {
+  using X = tensor<double, 3, 4>;
+  const X x = filled<X>(13, -2.0, 2.0);
+  const tensor<double, 4> y = filled<tensor<double, 4>>(14, -2.0, 2.0);
+  // softplus: a decomposition only; logaddexp: its own kernel and vjp (a row broadcast).
+  constexpr auto f = [](const auto& a, const auto& b) { return calx::sum(user::softplus(a) * user::logaddexp(a, b)); };
+  constexpr auto r = [](const auto& a, const auto& b) {
+    return calx::sum(calx::log1p(calx::exp(a)) * (calx::max(a, b) + calx::log1p(calx::exp(-calx::abs(a - b)))));
+  };
+  CHECK(double(f(x, y)) == Approx(double(r(x, y))).epsilon(1e-14));
+  const auto [gx, gy] = calx::grad(f, calx::argnums<0, 1>)(x, y);
+  const auto [rx, ry] = calx::grad(r, calx::argnums<0, 1>)(x, y);
+  CHECK(max_abs_diff(gx, rx) < 1e-12);
+  CHECK(max_abs_diff(gy, ry) < 1e-12);
+  const auto h = calx::hessian(f)(x, y);  // through softplus's decomposition and logaddexp's vjp
+  const auto hr = calx::hessian(r)(x, y);
+  CHECK(max_abs_diff(h, hr) < 1e-10);
+  CHECK(calx::to_string(calx::trace(f, x, y)).find("logaddexp") != std::string::npos);  // one node
+  std::vector<X> xs{x, filled<X>(15), filled<X>(16)};
+  const auto gs = calx::vmap(calx::grad(f), calx::in_axes<0, calx::none>)(xs, y);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const X gi = gs[i];
+    CHECK(max_abs_diff(gi, calx::grad(r)(xs[i], y)) < 1e-12);
+  }
 }
 
 // ---- derivatives ---------------------------------------------------------------------------

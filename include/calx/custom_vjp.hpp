@@ -110,7 +110,11 @@ struct custom_vjp_function {
   /// backward closure is dropped).
   template <class... A>
   constexpr auto operator()(const A&... a) const {
-    if constexpr ((contains_tracer<A>() || ...)) {
+    constexpr bool no_tensor = !(holds_whole_node<A>() || ...);
+    static_assert(no_tensor, CALX_MSG_CUSTOM_TENSOR("custom_vjp"));
+    if constexpr (!no_tensor) {
+      return make_stateless<Fwd>()(a...).first;  // reported: the forward's value stands in, no follow-on error
+    } else if constexpr ((contains_tracer<A>() || ...)) {
       if constexpr (diagnose_custom_vjp<Fwd, rebind_t<A, tracer>...>()) {
         using Op = custom_vjp_op<Fwd, rebind_t<A, tracer>...>;
         return emit_custom<Op, custom_out_t<Fwd, rebind_t<A, tracer>...>>(a...);

@@ -144,6 +144,22 @@ struct child_type<T, I> {
 };
 template <class T, std::size_t I>
 using child_t = typename child_type<T, I>::type;
+/// Whether structure `T` holds a `traced_whole` node (a tensor) anywhere.
+template <class T>
+constexpr bool holds_whole_node() {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (traced_whole<U>)
+    return true;
+  else if constexpr (array_node<U>)
+    return holds_whole_node<typename tree_node<U>::element>();
+  else if constexpr (product_node<U>)
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (holds_whole_node<child_t<U, I>>() || ...);
+    }(std::make_index_sequence<child_count_v<U>>{});
+  else
+    return false;
+}
+
 template <std::size_t I, class T>
 CALX_HOST_DEVICE constexpr CALX_INLINE auto& child(T& t) {
   using U = std::remove_const_t<T>;
@@ -401,9 +417,11 @@ CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
       }
     });
   } else {
+#ifndef __CUDA_ARCH__  // tracing happens in host compilation only; trace_error is a host function
     if (std::is_constant_evaluated() && holds_traced_tensor(t))
       trace_error("calx: a transform was called inside a traced function on traced tensors only; calx "
                   "cannot tell it is traced (pass a traced scalar too, or apply the transform outside)");
+#endif
     for_each_leaf(t, [&](const auto& leaf) { *out++ = static_cast<L>(leaf); });
   }
   return out;

@@ -151,6 +151,10 @@
   "functions on its operands; see docs/extending.md"
 
 // custom_vjp and custom_jvp. `api` is "custom_vjp" or "custom_jvp".
+#define CALX_MSG_CUSTOM_TENSOR(api)                                                            \
+  "calx::" api ": tensor arguments are not supported yet (an element t(i) is a rank-0 tensor "    \
+  "too); write the rule as a user op (calx::op_traits with its own vjp or jvp), which applies "    \
+  "to tensors elementwise: see docs/extending.md"
 #define CALX_MSG_CUSTOM_CALLABLE(api)                                                          \
   "calx::" api ": the forward function cannot be called with these arguments; write it as a "   \
   "generic lambda, e.g. [](auto x, auto y) { ... }, taking the arguments the function is called with"
