@@ -17,6 +17,8 @@
 
 using calx::tensor;
 using calx_test::filled;
+using calx_test::for_table;
+using calx_test::magnitude;
 using calx_test::max_abs_diff;
 using calx_test::op_table_size;
 using calx_test::scalar_of;
@@ -24,12 +26,6 @@ using calx_test::scalar_of;
 namespace {
 
 using X = tensor<double, 3, 4>;
-
-/// The largest magnitude of a tensor's elements (for relative tolerances).
-template <class H>
-double magnitude(const H& t) {
-  return max_abs_diff(t, H{});
-}
 
 template <std::size_t K>
 void check_hessian() {
@@ -52,14 +48,10 @@ void check_hessian() {
   }
 }
 
-template <std::size_t... K>
-void for_table(std::index_sequence<K...>, auto check) {
-  (check(std::integral_constant<std::size_t, K>{}), ...);
-}
 
 }  // namespace
 
 TEST_CASE("the Hessian of every op of the table is symmetric and differentiates the gradient", "[tensor][laws]") {
-  for_table(std::make_index_sequence<op_table_size>{}, [](auto k) { check_hessian<decltype(k)::value>(); });
+  for_table([](auto k) { check_hessian<decltype(k)::value>(); });
 }
 

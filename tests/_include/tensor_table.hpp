@@ -12,6 +12,7 @@
 #include <random>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace calx_test {
 
@@ -30,6 +31,12 @@ double max_abs_diff(const X& a, const X& b) {
   double d = 0;
   for (std::size_t k = 0; k < X::size; ++k) d = std::max(d, std::abs(double(a[k]) - double(b[k])));
   return d;
+}
+
+/// The largest magnitude of a tensor's elements (for relative tolerances).
+template <class X>
+double magnitude(const X& t) {
+  return max_abs_diff(t, X{});
 }
 
 /// One function per tensor op, from one 3x4 tensor to a tensor; traced, each becomes a few
@@ -63,6 +70,14 @@ constexpr auto scalar_of = [](const auto& x) {
 };
 
 inline constexpr std::size_t op_table_size = std::tuple_size_v<std::remove_cvref_t<decltype(op_table)>>;
+
+/// Calls `check(std::integral_constant<std::size_t, K>{})` for every function K of the table.
+template <class Check>
+void for_table(Check check) {
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (check(std::integral_constant<std::size_t, K>{}), ...);
+  }(std::make_index_sequence<op_table_size>{});
+}
 
 }  // namespace calx_test
 

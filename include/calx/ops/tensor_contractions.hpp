@@ -47,15 +47,9 @@ constexpr auto contract(const A& a, const B& b) {
   } else {
     return tensor_op_call<R>([](graph& g, int x, int y) { return tensordot(g, x, y, K); },
                            [](T* out, const T* x, const T* y) {
-                             constexpr shape sa = tensor_traits<A>::dims, sb = tensor_traits<B>::dims;
-                             constexpr int inner = K == 1 ? sa.extent[sa.rank - 1] : 1;
-                             constexpr int rows = sa.size() / inner, cols = sb.size() / inner;
-                             for (int p = 0; p < rows; ++p)
-                               for (int q = 0; q < cols; ++q) {
-                                 T acc = 0;
-                                 for (int r = 0; r < inner; ++r) acc += x[p * inner + r] * y[r * cols + q];
-                                 out[p * cols + q] = acc;
-                               }
+                             contract_loop<K, loops_of(K, tensor_traits<A>::dims, tensor_traits<B>::dims)>(
+                                 [&](int e) { return x[e]; }, [&](int e) { return y[e]; },
+                                 [&](int e, T v) { out[e] = v; });
                            },
                            a, b);
   }

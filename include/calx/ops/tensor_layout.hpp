@@ -74,12 +74,10 @@ constexpr auto slice(const X& x, const Axis&...) {
   using R = detail::tensor_of_t<T, detail::sliced_shape_of<X, A, B, E>>;
   return detail::tensor_op_call<R>([](detail::graph& g, int id) { return detail::slice(g, id, A, B, E); },
                                    [](T* out, const T* in) {
-                                     constexpr detail::shape s = detail::tensor_traits<X>::dims;
-                                     constexpr int len = s.extent[A], inner = s.stride(A), outer = s.size() / (len * inner);
-                                     for (int o = 0; o < outer; ++o)
-                                       for (int k = B; k < E; ++k)
-                                         for (int i = 0; i < inner; ++i)
-                                           out[(o * (E - B) + k - B) * inner + i] = in[(o * len + k) * inner + i];
+                                     detail::slice_loop(detail::tensor_traits<X>::dims, {A, B, E},
+                                                        [&](int whole, int part, bool inside) {
+                                                          if (inside) out[part] = in[whole];
+                                                        });
                                    },
                                    x);
   }
@@ -127,14 +125,10 @@ template <class R, int A, int B, class X>
 constexpr R pad_into(const X& x) {
   using T = typename X::value_type;
   return tensor_op_call<R>([](graph& g, int id) { return pad(g, id, dims_v<R>, A, B); },
-                           [](T* out, const T* in) {
-                             constexpr shape big = dims_v<R>, part = dims_v<X>;
-                             constexpr int len = big.extent[A], n = part.extent[A], inner = big.stride(A),
-                                           outer = big.size() / (len * inner);
-                             for (int o = 0; o < outer; ++o)
-                               for (int k = 0; k < n; ++k)
-                                 for (int i = 0; i < inner; ++i)
-                                   out[(o * len + B + k) * inner + i] = in[(o * n + k) * inner + i];
+                           [](T* out, const T* in) {  // out is zeros
+                             slice_loop(dims_v<R>, {A, B, B + dims_v<X>.extent[A]}, [&](int whole, int part, bool inside) {
+                               if (inside) out[whole] = in[part];
+                             });
                            },
                            x);
 }

@@ -96,11 +96,8 @@ struct output_fn {
   template <std::size_t K>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
     constexpr int o = output_runs<IR>[K];
-    constexpr node n = IR.nodes[IR.outputs[o]];
-    if constexpr (n.op().builtin == builtin_code::input)  // an input returned as it is
-      for (int e = 0; e < n.size(); ++e) out[o + e] = in[n.index() + static_cast<std::size_t>(e)];
-    else
-      for (int e = 0; e < n.size(); ++e) out[o + e] = r.real[n.slot + e];
+    constexpr int id = IR.outputs[o];
+    for (int e = 0; e < IR.nodes[id].size(); ++e) out[o + e] = register_reader<IR, Regs, T>{r, in}(operand_c<id>{}, e);
   }
 };
 

@@ -110,17 +110,8 @@ CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put)
     } else if constexpr (kind == tensor_op::tensordot) {
       constexpr operand_c<IR.operand(J, 1)> b{};
       constexpr int k = static_cast<int>(n.value);
-      constexpr contraction_loops l = loops_of(k, in, IR.nodes[IR.operand(J, 1)].dims);
-      constexpr int rows = l.rows, cols = l.cols, inner = l.inner;
-      // Element (p, r) of a and (r, q) of b in their layouts (see `contraction`).
-      constexpr auto at_a = [](int p, int r) { return k == contraction::atb ? r * rows + p : p * inner + r; };
-      constexpr auto at_b = [](int r, int q) { return k == contraction::abt ? q * inner + r : r * cols + q; };
-      for (int p = 0; p < rows; ++p)
-        for (int q = 0; q < cols; ++q) {
-          auto acc = get(a, at_a(p, 0)) * get(b, at_b(0, q));
-          for (int r = 1; r < inner; ++r) acc += get(a, at_a(p, r)) * get(b, at_b(r, q));
-          put(p * cols + q, acc);
-        }
+      contract_loop<k, loops_of(k, in, IR.nodes[IR.operand(J, 1)].dims)>([&](int e) { return get(a, e); },
+                                                                         [&](int e) { return get(b, e); }, put);
     } else if constexpr (kind == tensor_op::transpose) {
       constexpr int rows = in.extent[0], cols = in.extent[1];
       for (int c = 0; c < cols; ++c)

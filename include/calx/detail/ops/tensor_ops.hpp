@@ -46,6 +46,21 @@ struct slice_attr {
   }
 };
 
+/// The loop of a slice: for every element of the unsliced shape `big`, `f(whole, part,
+/// inside)` with its flat index in `big`, its flat index in the slice `a` of axis a.axis
+/// (meaningful when `inside`), and whether it lies in the slice. A slice reads `whole` into
+/// `part`; its transpose, a pad, the other way. One loop for tensors of numbers and for every
+/// backend's code.
+template <class F>
+CALX_HOST_DEVICE constexpr CALX_INLINE void slice_loop(const shape& big, slice_attr a, const F& f) {
+  const int len = big.extent[a.axis], part = a.end - a.begin;
+  const int inner = big.stride(a.axis), outer = big.size() / (len * inner);
+  for (int o = 0; o < outer; ++o)
+    for (int k = 0; k < len; ++k)
+      for (int i = 0; i < inner; ++i)
+        f((o * len + k) * inner + i, (o * part + k - a.begin) * inner + i, k >= a.begin && k < a.end);
+}
+
 constexpr const shape& dims_of(const graph& g, int id) { return g.nodes[id].dims; }
 
 /// A tensor op node on operands `in` with attribute `value` and shape `dims`.
@@ -133,6 +148,23 @@ constexpr contraction_loops loops_of(int k, const shape& sa, const shape& sb) {
   l.rows = sa.size() / l.inner;
   l.cols = sb.size() / l.inner;
   return l;
+}
+
+/// The loop of contraction `K` with bounds `L` (`loops_of`): `put(p * cols + q, v)` with `v`
+/// the sum over r of `get_a(element (p, r) of a) * get_b(element (r, q) of b)`, in their
+/// layouts (see `contraction`). The bounds are template arguments so that the generated
+/// loops have constant trip counts and strides (as runtime arguments, the least-squares
+/// gradient ran 1.8x slower). One loop for tensors of numbers and for every backend's code.
+template <int K, contraction_loops L, class GetA, class GetB, class Put>
+CALX_HOST_DEVICE constexpr CALX_INLINE void contract_loop(const GetA& get_a, const GetB& get_b, const Put& put) {
+  constexpr auto at_a = [](int p, int r) { return K == contraction::atb ? r * L.rows + p : p * L.inner + r; };
+  constexpr auto at_b = [](int r, int q) { return K == contraction::abt ? q * L.inner + r : r * L.cols + q; };
+  for (int p = 0; p < L.rows; ++p)
+    for (int q = 0; q < L.cols; ++q) {
+      auto acc = get_a(at_a(p, 0)) * get_b(at_b(0, q));
+      for (int r = 1; r < L.inner; ++r) acc += get_a(at_a(p, r)) * get_b(at_b(r, q));
+      put(p * L.cols + q, acc);
+    }
 }
 
 /// The contraction `k` (see `contraction`) of `a` and `b`.
