@@ -117,8 +117,8 @@ struct op_traits<detail::custom_jvp_op<Fwd, Args...>> {
       in[n + i] = detail::emit<broadcast_op>(tracer{&g, g.constant(0.0)}, tracer{&g, x[i]}).id;
     }
     const std::vector<int> p = detail::replay_all(closure, g, in);
-    std::vector<int> seed(IR::output_count, -1);
-    for (std::size_t o = 0; o < IR::output_count; ++o) seed[o] = ct[o];
+    std::vector<int> seed(IR::output_leaves, -1);  // scalars: one per flat output
+    for (std::size_t o = 0; o < IR::output_leaves; ++o) seed[o] = ct[o];
     std::vector<char> wrt(2 * n, 0);
     for (std::size_t i = 0; i < n; ++i) wrt[n + i] = 1;
     const std::vector<int> cts = detail::pull_cotangents(closure, g, p, seed, wrt);

@@ -80,13 +80,12 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
   };
   std::string s = "{ lambda ";
   bool first = true;
-  for (std::size_t i = 0; i < IR::input_count; ++i) {
-    if (!names[r.inputs[i]].empty()) continue;  // a tensor fills several flat positions
+  for (std::size_t i = 0; i < IR::input_leaves; ++i) {
     names[r.inputs[i]] = value_name(next++);
     s += (first ? "" : " ") + typed(r.inputs[i]);
     first = false;
   }
-  s += IR::input_count ? " . let\n" : ". let\n";
+  s += IR::input_leaves ? " . let\n" : ". let\n";
   for (std::size_t j = 0; j < IR::size; ++j) {
     const node& n = r.nodes[j];
     if (n.is_input() || n.is_constant()) continue;
@@ -98,8 +97,7 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
     s += "\n";
   }
   s += "  in (";
-  for (std::size_t o = 0; o < IR::output_count; ++o)
-    if (r.output_element[o] == 0) s += (o ? ", " : "") + ref(r.outputs[o]);  // one entry per value
+  for (std::size_t o = 0; o < IR::output_leaves; ++o) s += (o ? ", " : "") + ref(r.outputs[o]);
   return s + ") }";
 }
 

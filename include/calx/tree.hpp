@@ -115,7 +115,8 @@ concept structure = product_node<T> || array_node<T>;
 /// An array node that is traced whole (calx::tensor): number walks see its elements, traced
 /// walks (`for_each_traced_leaf`) see it as one leaf filling `extent` flat positions.
 /// `tree_node<T>` gives `traced(t)`, the tracer of its node (null: it holds numbers), and
-/// `set_traced(t, flat)`, which makes it the node of the tracers `flat[0 .. extent)`.
+/// `set_traced(t, flat)`, which makes it the node of the tracers `flat[0 .. extent)`, and
+/// `set_node(t, h)`, which makes it the node of tracer `h` (of its shape).
 template <class T>
 concept traced_whole = array_node<T> && requires(const T& t) {
   { tree_node<T>::traced(t) } -> std::same_as<tracer>;

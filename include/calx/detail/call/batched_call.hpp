@@ -24,12 +24,13 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Whether any of outputs [first, first + count) of `Program` is per sample.
+/// Whether any of the flat outputs [first, first + count) of `Program` is per sample.
 template <class Program>
 constexpr bool any_batched_output(std::size_t first, std::size_t count) {
   constexpr const auto& r = materialized<Program>::value;
-  for (std::size_t o = first; o < first + count; ++o)
-    if (r.nodes[r.outputs[o]].batched) return true;
+  for (std::size_t o = 0; o < r.outputs.size(); ++o)
+    if (r.output_offset[o] < first + count && r.output_offset[o + 1] > first && r.nodes[r.outputs[o]].batched)
+      return true;
   return false;
 }
 

@@ -36,9 +36,7 @@ constexpr call_tree_t<Tree> make_inputs(graph& g) {
   call_tree_t<Tree> t{};
   zip_traced_leaves(marks, t, [&]<class M, class X>(const M&, X& x) {
     if constexpr (traced_whole<X>) {  // a tensor: one input node of its shape
-      const tracer id{&g, g.input(value_kind::real, false, tree_node<X>::dims)};
-      const std::vector<tracer> flat(tree_node<X>::extent, id);
-      tree_node<X>::set_traced(x, flat.data());
+      tree_node<X>::set_node(x, tracer{&g, g.input(value_kind::real, false, tree_node<X>::dims)});
     } else {
       x = tracer{&g, g.input(value_kind::real, std::is_same_v<M, batched_leaf>)};
     }
@@ -67,10 +65,12 @@ constexpr void collect_outputs(graph& g, const Tree& t) {
       if (leaf.graph != nullptr && leaf.graph != &g)
         trace_error("calx: the function returned a value traced by another transform");
       g.outputs.push_back(leaf.id);
-    } else if constexpr (traced_whole<X>) {  // a tensor: its node, one position per element
+    } else if constexpr (traced_whole<X>) {  // a tensor: its node
       const tracer h = tree_node<X>::traced(leaf);
-      if (h.graph == nullptr) {  // numbers: constants
-        for (std::size_t k = 0; k < tree_node<X>::extent; ++k) g.outputs.push_back(g.constant(static_cast<double>(leaf[k])));
+      if (h.graph == nullptr) {  // numbers: a tensor of constants
+        std::vector<int> e(tree_node<X>::extent, -1);
+        for (std::size_t k = 0; k < tree_node<X>::extent; ++k) e[k] = g.constant(static_cast<double>(leaf[k]));
+        g.output(pack(g, e.data(), tree_node<X>::dims));
       } else {
         if (h.graph != &g) trace_error("calx: the function returned a value traced by another transform");
         g.output(h.id);

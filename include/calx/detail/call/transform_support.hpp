@@ -120,19 +120,13 @@ struct argnums_info<argnums_t<I...>, N> {
   static_assert(!info::nonempty || info::in_range, CALX_MSG_ARGNUMS_RANGE(api)); \
   static_assert(!info::nonempty || !info::in_range || info::unique, CALX_MSG_ARGNUMS_UNIQUE(api))
 
-/// The flat input leaves of the picked arguments, in argnums order.
+/// The flat input positions of the picked arguments, one range each, in argnums order.
 template <class Call, class Info>
 struct wrt_spec {
-  static constexpr auto leaves = [] {
-    constexpr std::size_t count = [] {
-      std::size_t c = 0;
-      for (std::size_t k : Info::picks) c += Call::offsets[k + 1] - Call::offsets[k];
-      return c;
-    }();
-    std::array<std::size_t, count> a{};
+  static constexpr auto ranges = [] {
+    std::array<flat_range, Info::picks.size()> a{};
     std::size_t n = 0;
-    for (std::size_t k : Info::picks)
-      for (std::size_t i = Call::offsets[k]; i < Call::offsets[k + 1]; ++i) a[n++] = i;
+    for (std::size_t k : Info::picks) a[n++] = flat_range{Call::offsets[k], Call::offsets[k + 1] - Call::offsets[k]};
     return a;
   }();
 };

@@ -9,6 +9,7 @@
 
 #include <calx/axes.hpp>
 #include <calx/detail/call/batch_inputs.hpp>
+#include <calx/detail/ir/ir.hpp>
 #include <calx/tree.hpp>
 
 #include <array>
@@ -103,39 +104,35 @@ constexpr std::size_t top_count() {
 template <class Out, class OutAxes>
 struct out_spec {
   static constexpr bool per_element = top_count<Out>() > 1;
-  static constexpr auto unbatched = [] {
-    std::array<bool, leaf_count_v<Out> == 0 ? 1 : leaf_count_v<Out>> r{};
+  /// Whether flat output `o` is returned once.
+  static constexpr bool unbatched(std::size_t o) {
     if constexpr (per_element) {
-      std::size_t o = 0;
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        ((void)[&] {
-          for (std::size_t k = 0; k < leaf_count_v<std::tuple_element_t<I, Out>>; ++k)
-            r[o++] = OutAxes::axes[I] == none;
-        }(), ...);
+      return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        constexpr std::size_t counts[] = {leaf_count_v<std::tuple_element_t<I, Out>>...};
+        std::size_t k = 0;
+        for (; k + 1 < sizeof...(I) && o >= counts[k]; ++k) o -= counts[k];
+        return OutAxes::axes[k] == none;
       }(std::make_index_sequence<std::tuple_size_v<Out>>{});
     } else {
-      for (auto& b : r) b = OutAxes::axes[0] == none;
+      return OutAxes::axes[0] == none;
     }
-    return r;
-  }();
+  }
 };
 
-/// The flat input leaves of the batched arguments `E...` (samples), in order.
+/// The flat input positions of the batched arguments `E...` (samples), one range each.
 template <class Ax, class... E>
 struct batched_inputs {
-  static constexpr auto leaves = [] {
+  static constexpr auto ranges = [] {
     constexpr std::size_t counts[] = {leaf_count_v<E>..., 0};
-    constexpr std::size_t total = [&] {
+    constexpr std::size_t n = [&] {
       std::size_t t = 0;
-      for (std::size_t k = 0; k < sizeof...(E); ++k)
-        if (Ax::axes[k] == 0) t += counts[k];
+      for (std::size_t k = 0; k < sizeof...(E); ++k) t += Ax::axes[k] == 0 ? 1 : 0;
       return t;
     }();
-    std::array<std::size_t, total> r{};
-    std::size_t n = 0, pos = 0;
-    for (std::size_t k = 0; k < sizeof...(E); ++k)
-      for (std::size_t l = 0; l < counts[k]; ++l, ++pos)
-        if (Ax::axes[k] == 0) r[n++] = pos;
+    std::array<flat_range, n> r{};
+    std::size_t q = 0, pos = 0;
+    for (std::size_t k = 0; k < sizeof...(E); pos += counts[k++])
+      if (Ax::axes[k] == 0) r[q++] = flat_range{pos, counts[k]};
     return r;
   }();
 };

@@ -118,14 +118,15 @@ struct vmap_traced {
         }
       };
       (mark(leaf_count_v<A>, Ax::axes[k++]), ...);
-      std::vector<int> res = replay(materialized<typename C::source>::value, *g, ids);
+      constexpr const auto& r = materialized<typename C::source>::value;
+      const std::vector<int> res = flat_output_ids(r, replay(r, *g, input_ids(r, *g, flat)));
       using OAx = axes_info<OutAxes, top_count<typename C::output_tree>()>;
       using spec = out_spec<typename C::output_tree, OAx>;
       std::array<tracer, C::outputs == 0 ? 1 : C::outputs> outs{};
       for (std::size_t o = 0; o < C::outputs; ++o) {
-        if (spec::unbatched[o] && g->is_batched(res[o]))
+        if (spec::unbatched(o) && g->is_batched(res[o]))
           trace_error("calx::vmap: out_axes is calx::none for an output that depends on the batch");
-        outs[o] = spec::unbatched[o] ? in_graph(*g, res[o]) : emit<broadcast_op>(in_graph(*g, res[o]), tracer{g, like});
+        outs[o] = spec::unbatched(o) ? in_graph(*g, res[o]) : emit<broadcast_op>(in_graph(*g, res[o]), tracer{g, like});
       }
       return unflatten<typename C::output_tree>(outs);
     } else {

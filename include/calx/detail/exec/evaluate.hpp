@@ -37,7 +37,7 @@ struct register_reader {
   template <int Id>
   CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
     if constexpr (IR.nodes[Id].op().builtin == builtin_code::input && IR.nodes[Id].kind != value_kind::boolean)
-      return in[IR.nodes[Id].index() + static_cast<std::size_t>(e)];
+      return in[IR.input_offset[IR.nodes[Id].index()] + static_cast<std::size_t>(e)];
     else if constexpr (IR.nodes[Id].kind == value_kind::boolean)
       return r.mask[IR.nodes[Id].slot + e];
     else
@@ -87,7 +87,7 @@ struct step_fn {
   }
 };
 
-/// The flat outputs of run K (one node's elements).
+/// The flat outputs of output K (every element of its node).
 template <const auto& IR, class T, class Regs>
 struct output_fn {
   const Regs& r;
@@ -95,9 +95,9 @@ struct output_fn {
   T* out;
   template <std::size_t K>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
-    constexpr int o = output_runs<IR>[K];
-    constexpr int id = IR.outputs[o];
-    for (int e = 0; e < IR.nodes[id].size(); ++e) out[o + e] = register_reader<IR, Regs, T>{r, in}(operand_c<id>{}, e);
+    constexpr std::size_t o = IR.output_offset[K];
+    constexpr int id = IR.outputs[K];
+    for (int e = 0; e < IR.nodes[id].size(); ++e) out[o + static_cast<std::size_t>(e)] = register_reader<IR, Regs, T>{r, in}(operand_c<id>{}, e);
   }
 };
 
@@ -107,7 +107,7 @@ CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* in, T* out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
   registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)> r;
   static_for<IRT::size>(step_fn<IR, T, decltype(r)>{r, in});
-  static_for<output_run_count<IR>>(output_fn<IR, T, decltype(r)>{r, in, out});
+  static_for<IRT::output_leaves>(output_fn<IR, T, decltype(r)>{r, in, out});
 }
 
 }  // namespace detail

@@ -102,7 +102,7 @@ struct batch_executor {
     if constexpr (n.op().role == batch_role::size) {
       dst.real[s] = static_cast<T>(batch);
     } else if constexpr (n.op().builtin == builtin_code::input) {
-      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = in[n.index() + static_cast<std::size_t>(e)].value;
+      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)].value;
     } else if constexpr (n.op().builtin == builtin_code::constant) {
       if constexpr (n.kind == value_kind::boolean)
         dst.mask[s] = n.value != 0.0;
@@ -178,22 +178,23 @@ struct batch_executor {
       }
     } else if constexpr (plan.stage_of[J] != stage::loop) {
     } else if constexpr (n.op().builtin == builtin_code::input) {
-      for (int e = 0; e < n.size(); ++e) loop.real[s + e] = load<Contiguous, Full>(in[n.index() + static_cast<std::size_t>(e)], i, count);
+      for (int e = 0; e < n.size(); ++e)
+        loop.real[s + e] = load<Contiguous, Full>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i, count);
     } else {
       node_statement<ir, J>(loop_reader{pre, loop}, writer<J, loop_regs>{loop});
     }
   }
 
-  /// The flat outputs of output run K (every element of one node).
+  /// The flat outputs of output K (every element of its node).
   template <bool Contiguous, bool Full, std::size_t K>
   static CALX_INLINE void store_output(const loop_regs& loop, const output_view<T>* out, std::size_t i,
                                        std::size_t count) {
-    constexpr int o = output_runs<ir>[K];
-    constexpr int id = ir.outputs[o];
+    constexpr std::size_t o = ir.output_offset[K];
+    constexpr int id = ir.outputs[K];
     if constexpr (plan.stage_of[id] == stage::loop) {
       for (int e = 0; e < ir.nodes[id].size(); ++e) {
         const B v = loop.real[plan.slot[id] + e];
-        const output_view<T>& column = out[o + e];
+        const output_view<T>& column = out[o + static_cast<std::size_t>(e)];
         if constexpr (Full && Contiguous) {
           v.store_unaligned(column.column + i);
         } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
@@ -213,7 +214,7 @@ struct batch_executor {
     static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) CALX_INLINE_LAMBDA {
       loop_step<Contiguous, Full, J>(loop, acc, pre, in, i, count);
     });
-    static_for<output_run_count<ir>>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) CALX_INLINE_LAMBDA {
+    static_for<IRT::output_leaves>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) CALX_INLINE_LAMBDA {
       store_output<Contiguous, Full, K>(loop, out, i, count);
     });
   }
@@ -249,13 +250,13 @@ struct batch_executor {
 
   static CALX_INLINE void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
                          std::size_t batch) {
-    static_for<output_run_count<ir>>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
-      constexpr int o = output_runs<ir>[K];
-      constexpr int id = ir.outputs[o];
+    static_for<IRT::output_leaves>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+      constexpr std::size_t o = ir.output_offset[K];
+      constexpr int id = ir.outputs[K];
       if constexpr (plan.stage_of[id] != stage::loop) {
         for (int e = 0; e < ir.nodes[id].size(); ++e) {
           const T v = scalar_reader{pre, post}(operand_c<id>{}, e);
-          const output_view<T>& column = out[o + e];
+          const output_view<T>& column = out[o + static_cast<std::size_t>(e)];
           if (column.scalar != nullptr) *column.scalar = v;
           if (column.column != nullptr)
             for (std::size_t i = 0; i < batch; ++i) column.at(i) = v;
@@ -283,8 +284,9 @@ struct batch_executor {
     // One fast path: every batched input and every output column contiguous; otherwise
     // loads and stores go element by element with their strides.
     bool contiguous = true;
-    for (std::size_t k = 0; k < IRT::input_count; ++k)
-      if (ir.nodes[ir.inputs[k]].batched) contiguous = contiguous && in[k].stride == sizeof(T);
+    for (std::size_t k = 0; k < IRT::input_leaves; ++k)
+      if (ir.nodes[ir.inputs[k]].batched)
+        for (std::size_t e = ir.input_offset[k]; e < ir.input_offset[k + 1]; ++e) contiguous = contiguous && in[e].stride == sizeof(T);
     for (std::size_t k = 0; k < IRT::output_count; ++k)
       if (out[k].column != nullptr) contiguous = contiguous && out[k].stride == sizeof(T);
     T totals[R == 0 ? 1 : R] = {};

@@ -22,7 +22,7 @@ struct node {
   op_ref op = &constant_info;
   std::int32_t first = 0;
   std::int32_t arity = 0;
-  double value = 0;        // a constant's value; an input's flat position; a get's result index
+  double value = 0;        // a constant's value; an input's position among the inputs; a get's result index
   std::int32_t slot = -1;  // register slot chosen by codegen's allocator
   value_kind kind = value_kind::real;
   bool batched = false;    // one value per sample of a runtime batch (see vmap)
@@ -33,8 +33,8 @@ struct node {
   constexpr bool is_input() const { return op == &input_info; }
   constexpr bool is_constant() const { return op == &constant_info; }
   constexpr bool is_get() const { return op == &get_info; }
-  /// An input's position among the flat inputs (its first element's), a get's result index,
-  /// a tensor op's attribute (an axis, an element).
+  /// An input's position among the inputs, a get's result index, a tensor op's attribute
+  /// (an axis, an element).
   constexpr std::size_t index() const { return static_cast<std::size_t>(value); }
 };
 
@@ -44,8 +44,8 @@ struct node {
 struct graph {
   std::vector<node> nodes;
   std::vector<int> operands;
-  std::vector<int> inputs;
-  std::vector<int> outputs;
+  std::vector<int> inputs;   // one node per input: a scalar or a whole tensor
+  std::vector<int> outputs;  // one node per output (-1: a scalar zero, see `output`)
   std::vector<int> table;  // open-addressing hash of node ids; -1 = empty
   /// The first op a pass reached that has no rule for it (and no decomposition): the pass
   /// skips it and the transform reports it (detail/call/transform_support.hpp).
@@ -99,9 +99,10 @@ struct graph {
     return table[i];
   }
 
-  /// A new input node for flat argument positions `inputs.size()` on (one per element of
-  /// `dims`: a tensor input covers a range of flat positions, each naming it); `batched`:
-  /// one value per sample of a runtime batch.
+  /// A new input node, the next of `inputs`; `batched`: one value per sample of a runtime
+  /// batch. A tensor is one input whatever its size: the lists grow with the program's
+  /// signature, not with element counts (the call layer's flat arrays of numbers are laid
+  /// out by `flat_offsets`).
   constexpr int input(value_kind kind = value_kind::real, bool batched = false, shape dims = {}) {
     node n;
     n.op = &input_info;
@@ -111,25 +112,30 @@ struct graph {
     n.value = static_cast<double>(inputs.size());
     n.first = static_cast<std::int32_t>(operands.size());
     nodes.push_back(n);
-    const int id = static_cast<int>(nodes.size()) - 1;
-    inputs.resize(inputs.size() + static_cast<std::size_t>(dims.size()), id);  // one step, not n pushes
-    return id;
+    inputs.push_back(static_cast<int>(nodes.size()) - 1);
+    return inputs.back();
   }
   /// An input like node `like` of IR or graph `r` (kind, batching, shape).
   constexpr int input_like(const node& like) { return input(like.kind == value_kind::boolean ? value_kind::boolean : value_kind::real, like.batched, like.dims); }
 
-  /// Adds node `id` to the outputs: one flat position per element.
-  constexpr void output(int id) {
-    const int n = id < 0 ? 1 : nodes[id].size();
-    outputs.resize(outputs.size() + static_cast<std::size_t>(n), id);
+  /// Adds node `id` to the outputs; a symbolic zero (-1) becomes zeros of shape `dims`.
+  constexpr void output(int id, shape dims = {}) {
+    if (id < 0 && dims.rank > 0) {
+      node n;
+      n.op = &broadcast_info;
+      n.arity = 1;
+      n.dims = dims;
+      const int zero = constant(0.0);
+      id = emit(n, &zero);
+    }
+    outputs.push_back(id);
   }
 
-  /// Appends `map[o]` for each `o` of `list` to the outputs (room made first: flat lists
-  /// have one entry per element, and regrowing them is slow in constant evaluation).
-  template <class List, class Map>
-  constexpr void outputs_from(const List& list, const Map& map) {
-    outputs.reserve(outputs.size() + list.size());
-    for (auto o : list) outputs.push_back(map[o]);
+  /// Adds `map[o]` for each node `o` of `list`, nodes of `r` (an IR or a graph) that give the
+  /// shape of a symbolic zero.
+  template <class R, class List, class Map>
+  constexpr void outputs_from(const R& r, const List& list, const Map& map) {
+    for (auto o : list) output(map[o], r.nodes[o].dims);
   }
 
   constexpr int constant(double v, value_kind kind = value_kind::real) {

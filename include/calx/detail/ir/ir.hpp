@@ -18,26 +18,50 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// A program's IR. Nodes are in topological order; `inputs[i]` is the node of flat input
-/// i, `outputs[o]` the node of flat output o; node j reads `operands[first .. first+arity)`.
-/// `slot` is each node's register in straight-line codegen.
-template <std::size_t N, std::size_t NA, std::size_t NI, std::size_t NO>
+/// A program's IR. Nodes are in topological order; `inputs[k]` is the node of input k and
+/// `outputs[k]` that of output k (a scalar or a whole tensor each); node j reads
+/// `operands[first .. first+arity)`. `slot` is each node's register in straight-line codegen.
+///
+/// The call layer moves flat arrays of numbers, one per element: input k fills the flat
+/// positions `input_offset[k] .. input_offset[k + 1]`, output k those from `output_offset[k]`;
+/// `input_count` and `output_count` are the flat lengths. The lists themselves have one entry
+/// per value, so they grow with the program's signature, not with its shapes.
+template <std::size_t N, std::size_t NA, std::size_t NI, std::size_t NO, std::size_t FI, std::size_t FO>
 struct ir {
   std::array<node, N> nodes{};
   std::array<int, NA == 0 ? 1 : NA> operands{};
   std::array<int, NI> inputs{};
   std::array<int, NO> outputs{};
-  std::array<int, NO> output_element{};  // which element of its node flat output o is
+  std::array<std::size_t, NI + 1> input_offset{};
+  std::array<std::size_t, NO + 1> output_offset{};
   int real_slots = 0;
   int bool_slots = 0;
   static constexpr std::size_t size = N;
   static constexpr std::size_t operand_count = NA;
-  static constexpr std::size_t input_count = NI;
-  static constexpr std::size_t output_count = NO;
+  static constexpr std::size_t input_leaves = NI;
+  static constexpr std::size_t output_leaves = NO;
+  static constexpr std::size_t input_count = FI;
+  static constexpr std::size_t output_count = FO;
 
   /// Operand `i` of node `j`.
   constexpr int operand(std::size_t j, int i) const { return operands[static_cast<std::size_t>(nodes[j].first + i)]; }
 };
+
+/// A run of `count` flat positions from `first`.
+struct flat_range {
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
+
+/// The flat offsets of the nodes `list` of graph or IR `r` (one position per element):
+/// entry k is where node k starts, the last the total.
+template <class R, class List>
+constexpr std::vector<std::size_t> flat_offsets(const R& r, const List& list) {
+  std::vector<std::size_t> off(list.size() + 1, 0);
+  for (std::size_t k = 0; k < list.size(); ++k)
+    off[k + 1] = off[k] + static_cast<std::size_t>(list[k] < 0 ? 1 : r.nodes[list[k]].size());
+  return off;
+}
 
 /// Symbolic-zero outputs become constant 0; nodes no output reaches are dropped (inputs
 /// stay: they are the signature); ids are renumbered in order.
@@ -145,22 +169,23 @@ constexpr void allocate_slots(IR& r) {
 template <class Source>
 struct materialized {
   struct shape {
-    std::array<std::size_t, 4> sizes;
+    std::array<std::size_t, 6> sizes;
     op_ref missing_rule;
     bool missing_in_reverse;
   };
   static constexpr shape first_run = [] {
     graph g = Source::build();
     finalize(g);
-    return shape{{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size()}, g.missing_rule,
-                 g.missing_in_reverse};
+    return shape{{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size(),
+                  flat_offsets(g, g.inputs).back(), flat_offsets(g, g.outputs).back()},
+                 g.missing_rule, g.missing_in_reverse};
   }();
-  static constexpr std::array<std::size_t, 4> sizes = first_run.sizes;
+  static constexpr std::array<std::size_t, 6> sizes = first_run.sizes;
   /// The first op the passes that made this program reached without the rule they needed
   /// (null: none); the transform that made it reports it.
   static constexpr op_ref missing_rule = first_run.missing_rule;
   static constexpr bool missing_in_reverse = first_run.missing_in_reverse;
-  using ir_type = ir<sizes[0], sizes[1], sizes[2], sizes[3]>;
+  using ir_type = ir<sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], sizes[5]>;
   static constexpr ir_type value = [] {
     graph g = Source::build();
     finalize(g);
@@ -168,12 +193,10 @@ struct materialized {
     for (std::size_t j = 0; j < sizes[0]; ++j) r.nodes[j] = g.nodes[j];
     for (std::size_t a = 0; a < sizes[1]; ++a) r.operands[a] = g.operands[a];
     for (std::size_t i = 0; i < sizes[2]; ++i) r.inputs[i] = g.inputs[i];
-    for (std::size_t o = 0, run = 0; o < sizes[3]; ++o) {
-      r.outputs[o] = g.outputs[o];
-      // Runs of one node are its elements in order (detail/ops/tensor_ops.hpp, "flat positions").
-      run = o > 0 && g.outputs[o - 1] == g.outputs[o] ? run + 1 : 0;
-      r.output_element[o] = static_cast<int>(run % static_cast<std::size_t>(g.nodes[g.outputs[o]].size()));
-    }
+    for (std::size_t o = 0; o < sizes[3]; ++o) r.outputs[o] = g.outputs[o];
+    const std::vector<std::size_t> in_off = flat_offsets(g, g.inputs), out_off = flat_offsets(g, g.outputs);
+    for (std::size_t i = 0; i <= sizes[2]; ++i) r.input_offset[i] = in_off[i];
+    for (std::size_t o = 0; o <= sizes[3]; ++o) r.output_offset[o] = out_off[o];
     allocate_slots(r);
     return r;
   }();
@@ -181,23 +204,6 @@ struct materialized {
 
 template <class Source>
 inline constexpr const auto& ir_v = materialized<Source>::value;
-
-/// The runs of IR's flat outputs: run k starts at flat output `[k]` and covers every
-/// element of that output's node; the last entry is the number of runs. Backends write
-/// outputs run by run (a loop per tensor), so their code does not grow with element counts.
-template <const auto& IR>
-inline constexpr auto output_runs = [] {
-  constexpr std::size_t n = std::remove_cvref_t<decltype(IR)>::output_count;
-  std::array<int, n + 1> s{};
-  int c = 0;
-  for (std::size_t o = 0; o < n; ++o)
-    if (IR.output_element[o] == 0) s[static_cast<std::size_t>(c++)] = static_cast<int>(o);
-  s[n] = c;
-  return s;
-}();
-template <const auto& IR>
-inline constexpr std::size_t output_run_count =
-    static_cast<std::size_t>(output_runs<IR>[std::remove_cvref_t<decltype(IR)>::output_count]);
 
 }  // namespace detail
 CALX_END_NAMESPACE

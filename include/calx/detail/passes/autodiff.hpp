@@ -51,7 +51,7 @@ constexpr void results_of(const IR& r, graph& g, std::size_t j, int p, int* y) {
     y[0] = p;
 }
 
-/// Forward mode: `tin[i]` is the tangent of flat input i (-1: zero).
+/// Forward mode: `tin[i]` is the tangent of input i, of its shape (-1: zero).
 template <class IR>
 constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vector<int>& p,
                                          const std::vector<int>& tin) {
@@ -60,7 +60,7 @@ constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vecto
   for (std::size_t j = 0; j < IR::size; ++j) {
     const node& n = r.nodes[j];
     if (n.is_input()) {
-      t[j] = gather(g, tin, n.index(), n.dims);
+      t[j] = tin[n.index()];
       continue;
     }
     if (n.is_constant() || n.kind == value_kind::boolean) continue;
@@ -91,8 +91,8 @@ constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vecto
   return t;
 }
 
-/// Reverse mode: `seed[o]` is the cotangent of output o (-1: zero); returns the cotangent
-/// of each flat input with `wrt[i]` set (-1: zero). Only nodes that depend on a `wrt`
+/// Reverse mode: `seed[o]` is the cotangent of output o, of its shape (-1: zero); returns
+/// the cotangent of each input with `wrt[i]` set (-1: zero). Only nodes that depend on a `wrt`
 /// input receive cotangents.
 template <class IR, class Mask>
 constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vector<int>& p,
@@ -116,10 +116,7 @@ constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vec
     if (g.is_batched(c.id) && !g.is_batched(p[at])) c = emit<batch_sum_op>(c);
     slot = slot < 0 ? c.id : (in_graph(g, slot) + c).id;
   };
-  for (std::size_t o = 0; o < IR::output_count; o += static_cast<std::size_t>(r.nodes[r.outputs[o]].size())) {
-    const int at = r.outputs[o];
-    add_into(ct[at], at, in_graph(g, gather(g, seed, o, r.nodes[at].dims)));
-  }
+  for (std::size_t o = 0; o < IR::output_leaves; ++o) add_into(ct[r.outputs[o]], r.outputs[o], in_graph(g, seed[o]));
   for (std::size_t jj = IR::size; jj-- > 0;) {
     const node& n = r.nodes[jj];
     if (n.is_input() || n.is_constant() || n.kind == value_kind::boolean) continue;
@@ -152,8 +149,8 @@ constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vec
     for (int i = 0; i < n.arity; ++i)
       if (!op.is_mask_operand(i)) add_into(ct[r.operand(jj, i)], r.operand(jj, i), in_graph(g, out[i]));
   }
-  std::vector<int> out(IR::input_count, -1);
-  for (std::size_t i = 0; i < IR::input_count; ++i)
+  std::vector<int> out(IR::input_leaves, -1);
+  for (std::size_t i = 0; i < IR::input_leaves; ++i)
     if (wrt[i]) out[i] = ct[r.inputs[i]];
   return out;
 }
@@ -185,7 +182,7 @@ constexpr std::vector<char> late_needs(const IR& r, std::size_t known, std::size
     if (!k[j])
       for (int i = 0; i < r.nodes[j].arity; ++i)
         if (k[r.operand(j, i)]) needed[r.operand(j, i)] = 1;
-  for (std::size_t o = first_late_output; o < IR::output_count; ++o)
+  for (std::size_t o = first_late_output; o < IR::output_leaves; ++o)
     if (k[r.outputs[o]]) needed[r.outputs[o]] = 1;
   for (std::size_t j = IR::size; j-- > 0;)
     if (needed[j] && r.nodes[j].kind != value_kind::real && !r.nodes[j].is_constant()) {

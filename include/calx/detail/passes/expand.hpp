@@ -81,9 +81,9 @@ struct expand_source {
     const auto& r = materialized<Inner>::value;
     using IR = typename materialized<Inner>::ir_type;
     graph g;
-    const std::vector<int> in_ids = inputs_like(g, r, 0, IR::input_count);
+    const std::vector<int> in_ids = inputs_like(g, r, 0, IR::input_leaves);
     const std::vector<int> map = expand_round(r, IR::size, g, in_ids, Why);
-    g.outputs_from(r.outputs, map);
+    g.outputs_from(r, r.outputs, map);
     // Decompositions may use ops that need expanding too: repeat on the result.
     for (int round = 0; any_needs_expansion(g.nodes, g.nodes.size(), Why); ++round) {
       if (round == 32)
@@ -91,7 +91,7 @@ struct expand_source {
       graph h;
       const std::vector<int> hin = inputs_like(h, g, 0, g.inputs.size());
       const std::vector<int> m = expand_round(g, g.nodes.size(), h, hin, Why);
-      for (int o : g.outputs) h.outputs.push_back(m[o]);
+      for (int o : g.outputs) h.output(o < 0 ? -1 : m[o], o < 0 ? shape{} : g.nodes[o].dims);
       g = h;
     }
     return g;

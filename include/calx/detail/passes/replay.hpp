@@ -17,18 +17,12 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// New inputs like the flat inputs [first, last) of `r` (an IR or a graph: kind, batching,
-/// shape), as a flat list.
+/// New inputs like inputs [first, last) of `r` (an IR or a graph: kind, batching, shape).
 template <class R>
 constexpr std::vector<int> inputs_like(graph& g, const R& r, std::size_t first, std::size_t last) {
   std::vector<int> v;
-  v.reserve(last - first);  // flat lists are long (one entry per element): no regrowth
-  for (std::size_t i = first; i < last;) {
-    const node& n = r.nodes[r.inputs[i]];
-    const int id = g.input_like(n);
-    v.resize(v.size() + static_cast<std::size_t>(n.size()), id);
-    i += static_cast<std::size_t>(n.size());
-  }
+  v.reserve(last - first);
+  for (std::size_t i = first; i < last; ++i) v.push_back(g.input_like(r.nodes[r.inputs[i]]));
   return v;
 }
 
@@ -45,13 +39,13 @@ constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vecto
   return emit_op(g, n.op, in.data());
 }
 
-/// Re-emits every node of IR `r` into `g`, flat input i reading node `in_ids[i]`; returns
-/// the id each node became.
+/// Re-emits every node of IR `r` into `g`, input i reading node `in_ids[i]` (of its shape);
+/// returns the id each node became.
 template <class IR>
 constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<int>& in_ids) {
   std::vector<int> map(IR::size, -1);
   for (std::size_t j = 0; j < IR::size; ++j)
-    map[j] = r.nodes[j].is_input() ? gather(g, in_ids, r.nodes[j].index(), r.nodes[j].dims) : replay_node(g, r, j, map);
+    map[j] = r.nodes[j].is_input() ? in_ids[r.nodes[j].index()] : replay_node(g, r, j, map);
   return map;
 }
 
@@ -59,8 +53,8 @@ constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<i
 template <class IR>
 constexpr std::vector<int> replay(const IR& r, graph& g, const std::vector<int>& in_ids) {
   const std::vector<int> map = replay_all(r, g, in_ids);
-  std::vector<int> out(IR::output_count, -1);
-  for (std::size_t o = 0; o < IR::output_count; ++o) out[o] = map[r.outputs[o]];
+  std::vector<int> out(IR::output_leaves, -1);
+  for (std::size_t o = 0; o < IR::output_leaves; ++o) out[o] = map[r.outputs[o]];
   return out;
 }
 

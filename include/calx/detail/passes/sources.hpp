@@ -3,8 +3,9 @@
 /// build()` over the materialized IR of an inner program, so a composition such as
 /// grad(grad(f)) is a chain of types, each IR computed once at compile time.
 ///
-/// `Wrt::leaves` lists flat input indices (in the order results are returned) and
-/// `Outs::leaves` flat output indices to differentiate.
+/// `Wrt::ranges` lists the flat input positions to differentiate with respect to (in the
+/// order results are returned), `Outs::ranges` the flat output positions, each range covering
+/// whole values (a scalar or a tensor): a spec has one entry per argument, not per element.
 #ifndef CALX_DETAIL_PASSES_SOURCES_HPP
 #define CALX_DETAIL_PASSES_SOURCES_HPP
 
@@ -22,42 +23,62 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Indices `B, B+1, ..., E-1`.
+/// Flat positions `B, B+1, ..., E-1`.
 template <std::size_t B, std::size_t E>
 struct range_spec {
-  static constexpr auto leaves = [] {
-    std::array<std::size_t, E - B> a{};
-    for (std::size_t i = 0; i < E - B; ++i) a[i] = B + i;
-    return a;
-  }();
+  static constexpr std::array<flat_range, 1> ranges{flat_range{B, E - B}};
 };
 
-template <class Spec, std::size_t N>
-constexpr std::vector<char> mask_of_leaves() {
-  std::vector<char> m(N, 0);
-  for (std::size_t i : Spec::leaves) m[i] = 1;
+/// The values (positions in a list of inputs or outputs with flat offsets `offset`, `n`
+/// values) that the ranges of `Spec` cover, in order.
+template <class Spec, class Offsets>
+constexpr std::vector<int> values_in(const Offsets& offset, std::size_t n) {
+  std::vector<int> v;
+  for (const flat_range rg : Spec::ranges) {
+    if (rg.count == 0) continue;
+    std::size_t k = 0;
+    while (k < n && offset[k] < rg.first) ++k;
+    if (offset[k] != rg.first) trace_error("calx internal: a flat range starts inside a value");
+    for (; k < n && offset[k] < rg.first + rg.count; ++k) v.push_back(static_cast<int>(k));
+    if (offset[k] != rg.first + rg.count) trace_error("calx internal: a flat range ends inside a value");
+  }
+  return v;
+}
+
+/// The inputs of `r` that `Spec` covers, as a mask over the inputs.
+template <class Spec, class IR>
+constexpr std::vector<char> input_mask(const IR& r) {
+  std::vector<char> m(IR::input_leaves, 0);
+  for (int k : values_in<Spec>(r.input_offset, IR::input_leaves)) m[static_cast<std::size_t>(k)] = 1;
   return m;
+}
+
+/// The value a flat position count `flat` ends at: how many of the values with offsets
+/// `offset` lie before it.
+template <class Offsets>
+constexpr std::size_t values_before(const Offsets& offset, std::size_t n, std::size_t flat) {
+  std::size_t k = 0;
+  while (k < n && offset[k] < flat) ++k;
+  if (offset[k] != flat) trace_error("calx internal: a flat count ends inside a value");
+  return k;
 }
 
 template <class Inner>
 using inner_ir_t = typename materialized<Inner>::ir_type;
 
-/// New inputs for all flat inputs of `r`.
+/// New inputs for all inputs of `r`.
 template <class IR>
 constexpr std::vector<int> inputs_like(graph& g, const IR& r) {
-  return inputs_like(g, r, 0, IR::input_count);
+  return inputs_like(g, r, 0, IR::input_leaves);
 }
 
-/// New inputs at the flat positions `leaves` (whole ranges, in order) of the flat list
-/// `list` of `r`, written into the flat list `into`.
-template <class IR, class Leaves, class List>
-constexpr void inputs_at(graph& g, const IR& r, const Leaves& leaves, const List& list, std::vector<int>& into) {
-  for (std::size_t k = 0; k < leaves.size();) {
-    const node& n = r.nodes[list[leaves[k]]];
-    const int id = g.input_like(n);
-    for (int e = 0; e < n.size(); ++e) into[leaves[k + static_cast<std::size_t>(e)]] = id;
-    k += static_cast<std::size_t>(n.size());
-  }
+/// Element `e` of a value of shape `s` set to 1, the others 0: the seed of one Jacobian row
+/// or column.
+constexpr int one_hot(graph& g, shape s, int e) {
+  if (s.rank == 0) return g.constant(1.0);
+  std::vector<int> ids(static_cast<std::size_t>(s.size()), -1);
+  ids[static_cast<std::size_t>(e)] = g.constant(1.0);
+  return pack(g, ids.data(), s);
 }
 
 /// The batch pass: `Inner` with the flat inputs in `Batched` given one value per sample.
@@ -69,17 +90,13 @@ struct batch_source {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
     graph g;
-    const std::vector<char> batched = mask_of_leaves<Batched, IR::input_count>();
+    const std::vector<char> batched = input_mask<Batched>(r);
     std::vector<int> pin;
-    pin.reserve(IR::input_count);
-    for (std::size_t i = 0; i < IR::input_count;) {
-      const node& n = r.nodes[r.inputs[i]];
-      const int id = g.input(value_kind::real, batched[i] != 0, n.dims);
-      pin.resize(pin.size() + static_cast<std::size_t>(n.size()), id);
-      i += static_cast<std::size_t>(n.size());
-    }
+    pin.reserve(IR::input_leaves);
+    for (std::size_t i = 0; i < IR::input_leaves; ++i)
+      pin.push_back(g.input(value_kind::real, batched[i] != 0, r.nodes[r.inputs[i]].dims));
     const std::vector<int> p = replay_all(r, g, pin);
-    g.outputs_from(r.outputs, p);
+    g.outputs_from(r, r.outputs, p);
     return g;
   }
 };
@@ -94,12 +111,12 @@ struct jvp_source {
     const auto& r = materialized<Inner>::value;
     graph g;
     const std::vector<int> pin = inputs_like(g, r);
-    std::vector<int> tin(IR::input_count, -1);
-    inputs_at(g, r, Wrt::leaves, r.inputs, tin);
+    std::vector<int> tin(IR::input_leaves, -1);
+    for (int k : values_in<Wrt>(r.input_offset, IR::input_leaves)) tin[k] = g.input_like(r.nodes[r.inputs[k]]);
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> t = push_tangents(r, g, p, tin);
-    g.outputs_from(r.outputs, p);
-    g.outputs_from(r.outputs, t);
+    g.outputs_from(r, r.outputs, p);
+    g.outputs_from(r, r.outputs, t);
     return g;
   }
 };
@@ -115,15 +132,15 @@ struct vjp_source {
     const auto& r = materialized<Inner>::value;
     graph g;
     const std::vector<int> pin = inputs_like(g, r);
-    std::vector<int> seed(IR::output_count, -1);
-    if constexpr (CotangentInputs)
-      inputs_at(g, r, Outs::leaves, r.outputs, seed);
-    else
-      for (std::size_t o : Outs::leaves) seed[o] = g.constant(1.0);
+    std::vector<int> seed(IR::output_leaves, -1);
+    for (int o : values_in<Outs>(r.output_offset, IR::output_leaves)) {
+      const node& n = r.nodes[r.outputs[o]];
+      seed[o] = CotangentInputs ? g.input_like(n) : broadcast_to(g, g.constant(1.0), n.dims);
+    }
     const std::vector<int> p = replay_all(r, g, pin);
-    const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask_of_leaves<Wrt, IR::input_count>());
-    g.outputs_from(r.outputs, p);
-    g.outputs_from(Wrt::leaves, ct);
+    const std::vector<int> ct = pull_cotangents(r, g, p, seed, input_mask<Wrt>(r));
+    g.outputs_from(r, r.outputs, p);
+    for (int k : values_in<Wrt>(r.input_offset, IR::input_leaves)) g.output(ct[k], r.nodes[r.inputs[k]].dims);
     return g;
   }
 };
@@ -136,30 +153,44 @@ struct jacobian_source {
   static constexpr graph build() {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
-    constexpr std::size_t nk = Wrt::leaves.size(), no = Outs::leaves.size();
+    const std::vector<int> wrt = values_in<Wrt>(r.input_offset, IR::input_leaves);
+    const std::vector<int> outs = values_in<Outs>(r.output_offset, IR::output_leaves);
+    auto elements = [&](const std::vector<int>& values, const auto& list) {
+      std::size_t c = 0;
+      for (int k : values) c += static_cast<std::size_t>(r.nodes[list[k]].size());
+      return c;
+    };
+    const std::size_t nk = elements(wrt, r.inputs), no = elements(outs, r.outputs);
     graph g;
     const std::vector<int> p = replay_all(r, g, inputs_like(g, r));
     std::vector<int> jac(no * nk, -1);
     if constexpr (Forward) {
-      for (std::size_t k = 0; k < nk; ++k) {
-        std::vector<int> tin(IR::input_count, -1);
-        tin[Wrt::leaves[k]] = g.constant(1.0);
-        const std::vector<int> t = push_tangents(r, g, p, tin);
-        // Jacobian entries are scalars: an element of a tensor tangent is taken out.
-        std::vector<int> tout(IR::output_count, -1);
-        for (std::size_t o = 0; o < IR::output_count; ++o) tout[o] = t[r.outputs[o]];
-        for (std::size_t o = 0; o < no; ++o) jac[o * nk + k] = scalar_at(g, tout, Outs::leaves[o]);
-      }
+      std::size_t k = 0;  // the column: one element of one input
+      for (int i : wrt)
+        for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e, ++k) {
+          std::vector<int> tin(IR::input_leaves, -1);
+          tin[i] = one_hot(g, r.nodes[r.inputs[i]].dims, e);
+          const std::vector<int> t = push_tangents(r, g, p, tin);
+          // Jacobian entries are scalars: an element of a tensor tangent is taken out.
+          std::size_t o = 0;
+          for (int out : outs)
+            for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f, ++o)
+              jac[o * nk + k] = index(g, t[r.outputs[out]], f);
+        }
     } else {
-      const std::vector<char> wrt = mask_of_leaves<Wrt, IR::input_count>();
-      for (std::size_t o = 0; o < no; ++o) {
-        std::vector<int> seed(IR::output_count, -1);
-        seed[Outs::leaves[o]] = g.constant(1.0);
-        const std::vector<int> ct = pull_cotangents(r, g, p, seed, wrt);
-        for (std::size_t k = 0; k < nk; ++k) jac[o * nk + k] = scalar_at(g, ct, Wrt::leaves[k]);
-      }
+      const std::vector<char> mask = input_mask<Wrt>(r);
+      std::size_t o = 0;  // the row: one element of one output
+      for (int out : outs)
+        for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f, ++o) {
+          std::vector<int> seed(IR::output_leaves, -1);
+          seed[out] = one_hot(g, r.nodes[r.outputs[out]].dims, f);
+          const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask);
+          std::size_t k = 0;
+          for (int i : wrt)
+            for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e, ++k) jac[o * nk + k] = index(g, ct[i], e);
+        }
     }
-    g.outputs_from(r.outputs, p);
+    g.outputs_from(r, r.outputs, p);
     g.outputs.insert(g.outputs.end(), jac.begin(), jac.end());
     return g;
   }
@@ -175,20 +206,22 @@ struct known_source {
   static constexpr graph build() {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
-    const std::vector<char> k = known_nodes(r, K);
+    const std::size_t ki = values_before(r.input_offset, IR::input_leaves, K);
+    const std::size_t ko = values_before(r.output_offset, IR::output_leaves, KO);
+    const std::vector<char> k = known_nodes(r, ki);
     graph g;
-    const std::vector<int> pin = inputs_like(g, r, 0, K);
+    const std::vector<int> pin = inputs_like(g, r, 0, ki);
     std::vector<int> map(IR::size, -1);
     for (std::size_t j = 0; j < IR::size; ++j) {
       if (!k[j]) continue;
       const node& n = r.nodes[j];
       map[j] = n.is_input() ? pin[n.index()] : replay_node(g, r, j, map);
     }
-    for (std::size_t o = 0; o < KO; ++o) {
+    for (std::size_t o = 0; o < ko; ++o) {
       if (!k[r.outputs[o]]) trace_error("calx internal: an early output depends on late inputs");
-      g.outputs.push_back(map[r.outputs[o]]);
+      g.output(map[r.outputs[o]], r.nodes[r.outputs[o]].dims);
     }
-    for (int j : residual_nodes(r, K, KO)) g.output(map[j]);
+    for (int j : residual_nodes(r, ki, ko)) g.output(map[j], r.nodes[j].dims);
     return g;
   }
 };
@@ -198,12 +231,14 @@ struct late_source {
   static constexpr graph build() {
     using IR = inner_ir_t<Inner>;
     const auto& r = materialized<Inner>::value;
-    const std::vector<char> k = known_nodes(r, K);
-    const std::vector<char> needs = late_needs(r, K, KO);
+    const std::size_t ki = values_before(r.input_offset, IR::input_leaves, K);
+    const std::size_t ko = values_before(r.output_offset, IR::output_leaves, KO);
+    const std::vector<char> k = known_nodes(r, ki);
+    const std::vector<char> needs = late_needs(r, ki, ko);
     graph g;
     std::vector<int> map(IR::size, -1);
-    for (int j : residual_nodes(r, K, KO)) map[j] = g.input_like(r.nodes[j]);
-    const std::vector<int> late = inputs_like(g, r, K, IR::input_count);
+    for (int j : residual_nodes(r, ki, ko)) map[j] = g.input_like(r.nodes[j]);
+    const std::vector<int> late = inputs_like(g, r, ki, IR::input_leaves);
     for (std::size_t j = 0; j < IR::size; ++j) {
       const node& n = r.nodes[j];
       if (n.is_constant())
@@ -211,9 +246,9 @@ struct late_source {
       else if (needs[j] == 2)
         map[j] = replay_node(g, r, j, map);
       else if (!k[j])
-        map[j] = n.is_input() ? late[n.index() - K] : replay_node(g, r, j, map);
+        map[j] = n.is_input() ? late[n.index() - ki] : replay_node(g, r, j, map);
     }
-    for (std::size_t o = KO; o < IR::output_count; ++o) g.outputs.push_back(map[r.outputs[o]]);
+    for (std::size_t o = ko; o < IR::output_leaves; ++o) g.output(map[r.outputs[o]], r.nodes[r.outputs[o]].dims);
     return g;
   }
 };
