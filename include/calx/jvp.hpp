@@ -85,9 +85,9 @@ struct jvp_fn {
         const auto out = run<Source>(flat);
         using V = rebind_t<typename Split::value, L>;
         const V value = unflatten<V>(out, 0);
-        const V tangent = unflatten<V>(out, C::outputs);
+        const V tangent = unflatten<V>(out, slot_count_v<typename C::output_tree, L>);
         if constexpr (Aux)
-          return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
+          return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
         else
           return std::pair{value, tangent};
         }

@@ -91,7 +91,7 @@ struct linearize_fn {
           const linear_map<std::remove_cvref_t<decltype(late)>, V, rebind_t<A, L>...> lin{late};
           const V value = unflatten<V>(out, 0);
           if constexpr (Aux)
-            return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>)};
+            return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
           else
             return std::pair{value, lin};
         }

@@ -37,7 +37,7 @@ struct program {
              (detail::leaves_are_v<A, detail::common_leaf_t<A...>> && ...))
   constexpr CALX_INLINE auto operator()(const A&... a) const {
     using L = detail::common_leaf_t<A...>;
-    std::array<L, (std::size_t{0} + ... + detail::leaf_count_v<A>)> flat{};
+    std::array<L, (std::size_t{0} + ... + detail::slot_count_v<A, L>)> flat{};
     L* p = flat.data();
     ((p = detail::flatten_into(a, p)), ...);
     return detail::unflatten<detail::rebind_t<output_tree, L>>(detail::run<Source>(flat));

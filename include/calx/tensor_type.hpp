@@ -392,14 +392,11 @@ struct tree_node<tensor<T, D...>> {
   static constexpr tracer traced(const tensor<T, D...>& t) {
     return tracer{detail::tensor_access::graph_of(t), detail::tensor_access::own_id(t)};
   }
+  /// `node`, a node of this many elements, as this tensor (reshaped if its shape differs).
   static constexpr void set_node(tensor<T, D...>& t, tracer node) {
-    t = detail::tensor_access::make_traced<tensor<T, D...>>(node.graph, node.id);
+    t = detail::tensor_access::make_traced<tensor<T, D...>>(node.graph, detail::reshape(*node.graph, node.id, dims));
   }
   static constexpr void set_traced(tensor<T, D...>& t, const tracer* flat) {
-    // The usual case first, in constant time: every position names one node of this size.
-    if (flat[0].graph != nullptr && flat[0].id == flat[extent - 1].id &&
-        flat[0].graph->nodes[flat[0].id].size() == static_cast<int>(extent))
-      return set_node(t, tracer{flat[0].graph, detail::reshape(*flat[0].graph, flat[0].id, dims)});
     detail::graph* g = nullptr;
     std::vector<int> ids(extent, -1);
     for (std::size_t k = 0; k < extent; ++k) {

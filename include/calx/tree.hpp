@@ -254,6 +254,7 @@ struct tree_traits {
   static constexpr bool has_batch = std::is_same_v<T, batched_leaf>;
   static constexpr bool has_integer = integer_leaf<T>;
   static constexpr std::size_t leaves = 1;
+  static constexpr std::size_t values = 1;
   template <class L>
   using rebind = L;
   /// The precision the leaves ask for: the first float/double leaf (void: none).
@@ -280,6 +281,7 @@ struct batch_tree_traits {
   static constexpr bool has_batch = true;
   static constexpr bool has_integer = false;
   static constexpr std::size_t leaves = 1;
+  static constexpr std::size_t values = 1;
   template <class L>
   using rebind = std::conditional_t<std::is_same_v<L, tracer>, batched_leaf, batched<L>>;
   using first_leaf = T;
@@ -304,6 +306,7 @@ struct tree_traits<not_rebindable<T>> {
   static constexpr bool has_batch = false;
   static constexpr bool has_integer = false;
   static constexpr std::size_t leaves = 0;
+  static constexpr std::size_t values = 0;
   template <class L>
   using rebind = not_rebindable<T>;
   using first_leaf = void;
@@ -319,6 +322,7 @@ struct product_traits<T, std::tuple<C...>> {
   static constexpr bool has_batch = (tree_traits<C>::has_batch || ...);
   static constexpr bool has_integer = (tree_traits<C>::has_integer || ...);
   static constexpr std::size_t leaves = (std::size_t{0} + ... + tree_traits<C>::leaves);
+  static constexpr std::size_t values = (std::size_t{0} + ... + tree_traits<C>::values);
   template <class L>
   using rebind = typename tree_node<T>::template with<leaves_as<L>::template type>;
   using first_leaf = typename first_non_void<typename tree_traits<C>::first_leaf...>::type;
@@ -336,6 +340,7 @@ struct tree_traits<T> {
   static constexpr bool has_batch = tree_traits<E>::has_batch;
   static constexpr bool has_integer = tree_traits<E>::has_integer;
   static constexpr std::size_t leaves = tree_node<T>::extent * tree_traits<E>::leaves;
+  static constexpr std::size_t values = whole ? 1 : tree_node<T>::extent * tree_traits<E>::values;  // a tensor counts once
   template <class L>
   using rebind = typename tree_node<T>::template with<leaves_as<L>::template type>;
   using first_leaf = typename tree_traits<E>::first_leaf;
@@ -375,6 +380,13 @@ inline constexpr bool any_leaf_v = any_leaf<std::remove_cvref_t<T>, P>::value;
 
 template <class T>
 inline constexpr std::size_t leaf_count_v = tree_traits<std::remove_cvref_t<T>>::leaves;
+/// The values of `T`: its leaves, a tensor counting once.
+template <class T>
+inline constexpr std::size_t value_count_v = tree_traits<std::remove_cvref_t<T>>::values;
+/// The entries `T` takes in a flat array of `L`: one per element for numbers, one per value
+/// for tracers (a traced tensor is one node, whatever its size).
+template <class T, class L>
+inline constexpr std::size_t slot_count_v = std::is_same_v<L, tracer> ? value_count_v<T> : leaf_count_v<T>;
 
 /// The structure `T` with every leaf replaced by `L`.
 template <class T, class L>
@@ -403,8 +415,7 @@ constexpr bool holds_traced_tensor(const T& t) {
   return traced;
 }
 
-/// Tracers: a traced tensor writes its tracer once per element (see detail/ops/tensor_ops.hpp,
-/// "flat positions").
+/// Tracers: one entry per value (a traced tensor writes its tracer once; see `slot_count_v`).
 template <class T, class L>
 CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
   if constexpr (std::is_same_v<L, tracer>) {
@@ -412,7 +423,7 @@ CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
       if constexpr (traced_whole<X>) {
         const tracer h = tree_node<X>::traced(leaf);
         if (h.graph == nullptr) trace_error("calx: a tensor of numbers where traced values are expected");
-        for (std::size_t k = 0; k < tree_node<X>::extent; ++k) *out++ = h;
+        *out++ = h;
       } else {
         *out++ = static_cast<L>(leaf);
       }
@@ -429,14 +440,20 @@ CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
 }
 
 /// Builds a `T` from leaves read from `in[0..]` in the order `flatten_into` writes them.
+/// Tracers: a tensor reads one tracer holding a node of its size, or else (a Jacobian's
+/// entries, a symbolic zero) one scalar per element.
 template <class T, class L>
 CALX_HOST_DEVICE constexpr T unflatten_from(const L*& in) {
   if constexpr (std::is_same_v<L, tracer>) {
     T t{};
     for_each_traced_leaf(t, [&]<class X>(X& leaf) {
       if constexpr (traced_whole<X>) {
-        tree_node<X>::set_traced(leaf, in);
-        in += tree_node<X>::extent;
+        if (in->graph != nullptr && in->graph->nodes[in->id].size() == static_cast<int>(tree_node<X>::extent)) {
+          tree_node<X>::set_node(leaf, *in++);
+        } else {
+          tree_node<X>::set_traced(leaf, in);
+          in += tree_node<X>::extent;
+        }
       } else {
         leaf = static_cast<X>(*in++);
       }

@@ -98,7 +98,7 @@ struct vjp_fn {
           const pullback<std::remove_cvref_t<decltype(late)>, V, std::tuple<rebind_t<A, L>...>> pb{late};
           const V value = unflatten<V>(out, 0);
           if constexpr (Aux)
-            return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, nv)};
+            return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
           else
             return std::pair{value, pb};
         }

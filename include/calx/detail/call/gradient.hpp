@@ -155,12 +155,12 @@ struct derivative_transform {
                                               rebind_t<V, TR>, TR>;
       if constexpr (std::is_same_v<TracedResult, Result> && (all_leaves_v<A, is_whole_leaf> && ...))
         if (std::is_constant_evaluated() && (holds_traced_tensor(a) || ...))
-          return unflatten<Result>(run<Source>(flatten_args<tracer>(a...)), C::outputs);
+          return unflatten<Result>(run<Source>(flatten_args<tracer>(a...)), slot_count_v<typename C::output_tree, tracer>);
     }
     const auto out = run<Source>(flatten_args<L>(a...));
-    const Result d = unflatten<Result>(out, C::outputs);
+    const Result d = unflatten<Result>(out, slot_count_v<typename C::output_tree, L>);
     if constexpr (Aux) {
-      const auto aux = unflatten<rebind_t<typename Split::aux, L>>(out, leaf_count_v<V>);
+      const auto aux = unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>);
       if constexpr (Kind == derivative_kind::value_and_grad)
         return std::pair{std::pair{out[0], aux}, d};
       else

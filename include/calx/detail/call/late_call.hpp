@@ -16,15 +16,30 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Flat leaves of `a...` as `L`; number leaves become constants when `L` is a tracer.
+/// `a...` as a flat array of `L`; number leaves become constants when `L` is a tracer (a
+/// tensor of numbers one node of them).
 template <class L, class... A>
 constexpr auto flatten_as(graph* g, const A&... a) {
   if constexpr (std::is_same_v<L, tracer> && !(leaves_are_v<A, tracer> && ...)) {
-    std::array<double, (std::size_t{0} + ... + leaf_count_v<A>)> plain{};
-    std::array<tracer, plain.size()> flat{};
-    double* p = plain.data();
-    ((p = flatten_into(a, p)), ...);
-    for (std::size_t i = 0; i < plain.size(); ++i) flat[i] = tracer{g, g->constant(plain[i])};
+    std::array<tracer, (std::size_t{0} + ... + value_count_v<A>)> flat{};
+    tracer* p = flat.data();
+    auto put = [&]<class X>(const X& leaf) {
+      if constexpr (traced_whole<X>) {
+        const tracer h = tree_node<X>::traced(leaf);
+        if (h.graph != nullptr) {
+          *p++ = h;
+        } else {
+          std::vector<int> e(tree_node<X>::extent, -1);
+          for (std::size_t k = 0; k < tree_node<X>::extent; ++k) e[k] = g->constant(static_cast<double>(leaf[k]));
+          *p++ = tracer{g, pack(*g, e.data(), tree_node<X>::dims)};
+        }
+      } else if constexpr (std::is_same_v<X, tracer>) {
+        *p++ = leaf;
+      } else {
+        *p++ = tracer{g, g->constant(static_cast<double>(leaf))};
+      }
+    };
+    (for_each_traced_leaf(a, put), ...);
     return flat;
   } else {
     return flatten_args<L>(a...);
@@ -60,9 +75,9 @@ constexpr auto split_call(const A&... a) {
   using L = typename C::leaf;
   const auto flat = flatten_args<L>(a...);
   const auto out = run<known_source<Full, C::inputs, C::outputs>>(flat);
-  constexpr std::size_t R = out.size() - C::outputs;
+  constexpr std::size_t outputs = slot_count_v<typename C::output_tree, L>, R = out.size() - outputs;
   late_call<late_source<Full, C::inputs, C::outputs>, L, R> late{};
-  for (std::size_t i = 0; i < R; ++i) late.residuals[i] = out[C::outputs + i];
+  for (std::size_t i = 0; i < R; ++i) late.residuals[i] = out[outputs + i];
   late.trace = graph_in(flat);
   return std::pair{out, late};
 }

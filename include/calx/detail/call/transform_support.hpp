@@ -70,7 +70,7 @@ struct traced_call {
 
 template <class L, class... A>
 CALX_HOST_DEVICE constexpr CALX_INLINE auto flatten_args(const A&... a) {
-  std::array<L, (std::size_t{0} + ... + leaf_count_v<A>)> flat{};
+  std::array<L, (std::size_t{0} + ... + slot_count_v<A, L>)> flat{};
   L* p = flat.data();
   ((p = flatten_into(a, p)), ...);
   return flat;

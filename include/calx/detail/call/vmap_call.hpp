@@ -229,7 +229,7 @@ struct vmap_call {
   static constexpr bool outputs_ok() {
     constexpr const auto& r = materialized<Program>::value;
     for (std::size_t o = 0; o < r.outputs.size(); ++o)
-      if (Spec::unbatched(r.output_offset[o]) && r.nodes[r.outputs[o]].batched) return false;
+      if (Spec::template unbatched<double>(r.output_offset[o]) && r.nodes[r.outputs[o]].batched) return false;  // flat positions
     return true;
   }
 };

@@ -100,15 +100,16 @@ constexpr std::size_t top_count() {
     return 1;
 }
 
-/// Whether each flat output of `Out` is returned once (its out_axes entry is calx::none).
+/// Which outputs of `Out` are returned once (their out_axes entry is calx::none).
 template <class Out, class OutAxes>
 struct out_spec {
   static constexpr bool per_element = top_count<Out>() > 1;
-  /// Whether flat output `o` is returned once.
+  /// Whether entry `o` of a flat array of `L` (see `slot_count_v`) is returned once.
+  template <class L>
   static constexpr bool unbatched(std::size_t o) {
     if constexpr (per_element) {
       return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        constexpr std::size_t counts[] = {leaf_count_v<std::tuple_element_t<I, Out>>...};
+        constexpr std::size_t counts[] = {slot_count_v<std::tuple_element_t<I, Out>, L>...};
         std::size_t k = 0;
         for (; k + 1 < sizeof...(I) && o >= counts[k]; ++k) o -= counts[k];
         return OutAxes::axes[k] == none;

@@ -103,13 +103,13 @@ struct vmap_traced {
   static constexpr auto map_runtime(const A&... a) {
     if constexpr (diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
-      const auto flat = flatten_args<tracer>(a...);
+      const auto flat = flatten_args<tracer>(a...);  // one tracer per value
       graph* g = graph_in(flat);
       std::vector<int> ids(flat.size(), -1);
       int like = -1;
       std::size_t k = 0, pos = 0;
-      auto mark = [&](std::size_t leaves, int axis) {
-        for (std::size_t l = 0; l < leaves; ++l, ++pos) {
+      auto mark = [&](std::size_t values, int axis) {
+        for (std::size_t l = 0; l < values; ++l, ++pos) {
           ids[pos] = flat[pos].id;
           if (axis == 0 && !g->is_batched(ids[pos]))
             trace_error("calx::vmap: an argument with in_axes 0 is not a batch here (inside a traced "
@@ -117,16 +117,16 @@ struct vmap_traced {
           if (axis == 0) like = ids[pos];
         }
       };
-      (mark(leaf_count_v<A>, Ax::axes[k++]), ...);
+      (mark(value_count_v<A>, Ax::axes[k++]), ...);
       constexpr const auto& r = materialized<typename C::source>::value;
-      const std::vector<int> res = flat_output_ids(r, replay(r, *g, input_ids(r, *g, flat)));
+      auto outs = output_tracers(r, *g, replay(r, *g, ids));
       using OAx = axes_info<OutAxes, top_count<typename C::output_tree>()>;
       using spec = out_spec<typename C::output_tree, OAx>;
-      std::array<tracer, C::outputs == 0 ? 1 : C::outputs> outs{};
-      for (std::size_t o = 0; o < C::outputs; ++o) {
-        if (spec::unbatched(o) && g->is_batched(res[o]))
+      for (std::size_t o = 0; o < outs.size(); ++o) {
+        const bool once = spec::template unbatched<tracer>(o);
+        if (once && g->is_batched(outs[o].id))
           trace_error("calx::vmap: out_axes is calx::none for an output that depends on the batch");
-        outs[o] = spec::unbatched(o) ? in_graph(*g, res[o]) : emit<broadcast_op>(in_graph(*g, res[o]), tracer{g, like});
+        if (!once) outs[o] = emit<broadcast_op>(outs[o], tracer{g, like});
       }
       return unflatten<typename C::output_tree>(outs);
     } else {
