@@ -16,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <memory>
 #include <random>
 #include <string>
 #include <tuple>
@@ -399,9 +400,70 @@ constexpr std::size_t gradient_nodes() {
 }
 }  // namespace
 
-TEST_CASE("a program's IR has as many nodes for 4 elements as for 64", "[tensor][ir]") {
-  STATIC_REQUIRE(gradient_nodes<4>() == gradient_nodes<64>());
+TEST_CASE("a program's IR has as many nodes for 4 elements as for 4096", "[tensor][ir]") {
+  // Tracing at 4096 x 4096 (16.8 million elements) compiles in the time of 4 x 4: nothing
+  // at compile time walks elements (docs/performance.md, "Tensors").
+  STATIC_REQUIRE(gradient_nodes<4>() == gradient_nodes<4096>());
   STATIC_REQUIRE(gradient_nodes<4>() < 40);
+}
+
+TEST_CASE("a program has one input and one output per value, whatever its size", "[tensor][ir]") {
+  using P = decltype(calx::trace(calx::grad(least_squares, calx::argnums<0, 1>), tensor<double, 64, 64>{},
+                                 tensor<double, 64>{}, tensor<double, 64>{}));
+  using IR = std::remove_cvref_t<decltype(P::ir)>;
+  STATIC_REQUIRE(IR::input_leaves == 3);        // a, x, b
+  STATIC_REQUIRE(IR::output_leaves == 2);       // the gradients of a and x
+  STATIC_REQUIRE(IR::input_count == 64 * 64 + 2 * 64);  // the call layer's flat positions
+  STATIC_REQUIRE(IR::output_count == 64 * 64 + 64);
+  STATIC_REQUIRE(P::ir.input_offset[1] == 64 * 64);
+  STATIC_REQUIRE(P::ir.output_offset[1] == 64 * 64);
+}
+
+TEST_CASE("large tensors are read and written in place", "[tensor][grad]") {
+  // A 1024 x 1024 matrix is 8 MiB: a copy of the arguments on the stack (as calx made before
+  // reading them in place) overflows a default 8 MiB stack; the gradient of `a` at 512 x 512
+  // needs 2 MiB of registers, which go on the heap.
+  constexpr std::size_t n = 1024, m = 512;
+  const auto a = std::make_unique<tensor<double, n, n>>();
+  const auto am = std::make_unique<tensor<double, m, m>>();
+  tensor<double, n> x, b;
+  for (std::size_t i = 0; i < n; ++i) {
+    x(i) = 1.0 / static_cast<double>(i + 1);
+    b(i) = std::cos(static_cast<double>(i));
+    for (std::size_t j = 0; j < n; ++j) (*a)(i, j) = std::sin(static_cast<double>(i * n + j));
+  }
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < m; ++j) (*am)(i, j) = (*a)(i, j);
+  constexpr auto f = [](const auto& a, const auto& x, const auto& b) {
+    const auto r = calx::matvec(a, x) - b;
+    return calx::dot(r, r);
+  };
+  // The gradient in x is 2 aᵀ (a x - b); in a, 2 (a x - b) xᵀ. `size`: the leading block.
+  auto residual = [&](const auto& mat, std::size_t size) {
+    std::vector<double> r(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      r[i] = -b(i);
+      for (std::size_t j = 0; j < size; ++j) r[i] += mat(i, j) * x(j);
+    }
+    return r;
+  };
+  const tensor<double, n> gx = calx::grad(f, calx::argnums<1>)(*a, x, b);
+  const std::vector<double> r = residual(*a, n);
+  double err = 0, scale = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    double want = 0;
+    for (std::size_t i = 0; i < n; ++i) want += 2 * (*a)(i, j) * r[i];
+    err = std::max(err, std::abs(gx(j) - want));
+    scale = std::max(scale, std::abs(want));
+  }
+  CHECK(err <= 1e-12 * scale);
+  const tensor<double, m> xm = calx::slice<0, m>(x), bm = calx::slice<0, m>(b);
+  const auto ga = std::make_unique<tensor<double, m, m>>(calx::grad(f)(*am, xm, bm));
+  const std::vector<double> rm = residual(*am, m);
+  err = 0;
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < m; ++j) err = std::max(err, std::abs((*ga)(i, j) - 2 * rm[i] * xm(j)));
+  CHECK(err <= 1e-12);
 }
 
 TEST_CASE("to_string prints tensor types and attributes", "[tensor][to_string]") {

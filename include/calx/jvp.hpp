@@ -79,17 +79,28 @@ struct jvp_fn {
             return std::tuple{std::move(out.first), std::move(tan.first), std::move(out.second)};
           else
             return std::pair{std::move(out), std::move(tan)};
-        } else {
-        const auto flat = concat(std::apply([](const A&... x) { return flatten_args<L>(x...); }, primals),
-                                 flatten_args<L>(t...));
-        const auto out = run<Source>(flat);
-        using V = rebind_t<typename Split::value, L>;
-        const V value = unflatten<V>(out, 0);
-        const V tangent = unflatten<V>(out, slot_count_v<typename C::output_tree, L>);
-        if constexpr (Aux)
-          return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
-        else
-          return std::pair{value, tangent};
+        } else if constexpr (std::is_same_v<L, tracer>) {
+          const auto flat = concat(std::apply([](const A&... x) { return flatten_args<L>(x...); }, primals),
+                                   flatten_args<L>(t...));
+          const auto out = run<Source>(flat);
+          using V = rebind_t<typename Split::value, L>;
+          const V value = unflatten<V>(out, 0);
+          const V tangent = unflatten<V>(out, slot_count_v<typename C::output_tree, L>);
+          if constexpr (Aux)
+            return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
+          else
+            return std::pair{value, tangent};
+        } else {  // numbers, read and written in place (the tangents of auxiliary data unused)
+          rebind_t<typename C::output_tree, L> value{}, tangent{};
+          std::apply(
+              [&](const A&... x) {
+                run_into<Source>(arguments_in_place<L>(x..., t...), results_in_place<L>(value, tangent));
+              },
+              primals);
+          if constexpr (Aux)
+            return std::tuple{value.first, tangent.first, value.second};
+          else
+            return std::pair{value, tangent};
         }
       } else {
         return invalid_program{};

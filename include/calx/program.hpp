@@ -37,10 +37,13 @@ struct program {
              (detail::leaves_are_v<A, detail::common_leaf_t<A...>> && ...))
   constexpr CALX_INLINE auto operator()(const A&... a) const {
     using L = detail::common_leaf_t<A...>;
-    std::array<L, (std::size_t{0} + ... + detail::slot_count_v<A, L>)> flat{};
-    L* p = flat.data();
-    ((p = detail::flatten_into(a, p)), ...);
-    return detail::unflatten<detail::rebind_t<output_tree, L>>(detail::run<Source>(flat));
+    if constexpr (std::is_same_v<L, tracer>) {
+      return detail::unflatten<detail::rebind_t<output_tree, L>>(detail::run<Source>(detail::flatten_args<L>(a...)));
+    } else {  // numbers: read and written in place
+      detail::rebind_t<output_tree, L> out{};
+      detail::run_into<Source>(detail::arguments_in_place<L>(a...), detail::results_in_place<L>(out));
+      return out;
+    }
   }
 };
 

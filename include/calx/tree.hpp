@@ -439,6 +439,15 @@ CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
   return out;
 }
 
+/// The leaves of `a...` as one flat array of `L` (see `slot_count_v`).
+template <class L, class... A>
+CALX_HOST_DEVICE constexpr CALX_INLINE auto flatten_args(const A&... a) {
+  std::array<L, (std::size_t{0} + ... + slot_count_v<A, L>)> flat{};
+  L* p = flat.data();
+  ((p = flatten_into(a, p)), ...);
+  return flat;
+}
+
 /// Builds a `T` from leaves read from `in[0..]` in the order `flatten_into` writes them.
 /// Tracers: a tensor reads one tracer holding a node of its size, or else (a Jacobian's
 /// entries, a symbolic zero) one scalar per element.

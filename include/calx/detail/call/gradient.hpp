@@ -157,16 +157,44 @@ struct derivative_transform {
         if (std::is_constant_evaluated() && (holds_traced_tensor(a) || ...))
           return unflatten<Result>(run<Source>(flatten_args<tracer>(a...)), slot_count_v<typename C::output_tree, tracer>);
     }
-    const auto out = run<Source>(flatten_args<L>(a...));
-    const Result d = unflatten<Result>(out, slot_count_v<typename C::output_tree, L>);
+    if constexpr (std::is_same_v<L, tracer>) {
+      const auto out = run<Source>(flatten_args<L>(a...));
+      const Result d = unflatten<Result>(out, slot_count_v<typename C::output_tree, L>);
+      if constexpr (Aux) {
+        const auto aux = unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>);
+        return finish(out[0], aux, d);
+      } else {
+        return finish(out[0], 0, d);
+      }
+    } else if constexpr (!Aux && Kind != derivative_kind::value_and_grad) {
+      // Numbers, read and written in place; the derivative alone is returned (named return
+      // value: a large tensor is not copied).
+      rebind_t<typename C::output_tree, L> primal{};
+      Result d{};
+      run_into<Source>(arguments_in_place<L>(a...), results_in_place<L>(primal, d));
+      return d;
+    } else {  // numbers, read and written in place
+      rebind_t<typename C::output_tree, L> primal{};
+      Result d{};
+      const auto out = results_in_place<L>(primal, d);
+      run_into<Source>(arguments_in_place<L>(a...), out);
+      if constexpr (Aux)
+        return finish(*out.at[0], primal.second, d);
+      else
+        return finish(*out.at[0], 0, d);
+    }
+  }
+
+  /// What the transform returns from the value, the auxiliary data and the derivative.
+  template <class L, class X, class Result>
+  static constexpr CALX_INLINE auto finish(const L& value, const X& aux, const Result& d) {
     if constexpr (Aux) {
-      const auto aux = unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>);
       if constexpr (Kind == derivative_kind::value_and_grad)
-        return std::pair{std::pair{out[0], aux}, d};
+        return std::pair{std::pair{value, aux}, d};
       else
         return std::pair{d, aux};
     } else if constexpr (Kind == derivative_kind::value_and_grad) {
-      return std::pair{out[0], d};
+      return std::pair{value, d};
     } else {
       return d;
     }

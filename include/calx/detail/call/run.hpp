@@ -10,6 +10,7 @@
 #include <calx/detail/passes/expand.hpp>
 #include <calx/detail/passes/replay.hpp>
 #include <calx/tracer.hpp>
+#include <calx/tree.hpp>
 
 #include <array>
 #include <type_traits>
@@ -56,10 +57,94 @@ CALX_HOST_DEVICE constexpr CALX_INLINE auto run(const std::array<L, NI>& in) {
     return output_tracers(r, *g, replay(r, *g, ids));
   } else {
     static_assert(NI == IRT::input_count, "calx internal: flat input count mismatch");
+    using M = materialized<lowered_t<Source, L>>;  // not a reference: device code may not bind the host's constant
     std::array<L, IRT::output_count> out{};
-    evaluate<materialized<lowered_t<Source, L>>::value>(in.data(), out.data());
+    std::array<const L*, IRT::input_leaves == 0 ? 1 : IRT::input_leaves> ip{};
+    std::array<L*, IRT::output_leaves == 0 ? 1 : IRT::output_leaves> op{};
+    // Local copies: device code cannot index the host's constant at run time.
+    constexpr auto in_offset = M::value.input_offset;
+    constexpr auto out_offset = M::value.output_offset;
+    for (std::size_t k = 0; k < IRT::input_leaves; ++k) ip[k] = in.data() + in_offset[k];
+    for (std::size_t k = 0; k < IRT::output_leaves; ++k) op[k] = out.data() + out_offset[k];
+    evaluate<M::value>(ip.data(), op.data());
     return out;
   }
+}
+
+/// The values of argument structures of numbers, where they are: one pointer per value (a
+/// tensor's elements in place, a scalar leaf by address), in flattening order. A leaf that
+/// is not an `L` (an integer argument) is converted into a copy held here.
+template <class L, std::size_t N>
+struct argument_values {
+  std::array<const L*, N == 0 ? 1 : N> at{};
+  std::array<L, N == 0 ? 1 : N> converted{};
+  template <class... A>
+  CALX_HOST_DEVICE constexpr explicit argument_values(const A&... a) {
+    std::size_t k = 0;
+    auto put = [&]<class X>(const X& leaf) {
+      if constexpr (traced_whole<X>) {
+        at[k++] = leaf.data();
+      } else if constexpr (std::is_same_v<X, L>) {
+        at[k++] = &leaf;
+      } else {
+        converted[k] = static_cast<L>(leaf);
+        at[k] = &converted[k];
+        ++k;
+      }
+    };
+    (for_each_traced_leaf(a, put), ...);
+  }
+  argument_values(const argument_values&) = delete;  // `at` may point into `converted`
+};
+/// The values of `a...` as `argument_values` (made in place: it may point into itself).
+template <class L, class... A>
+CALX_HOST_DEVICE constexpr argument_values<L, (std::size_t{0} + ... + value_count_v<A>)> arguments_in_place(const A&... a) {
+  return argument_values<L, (std::size_t{0} + ... + value_count_v<A>)>(a...);
+}
+
+/// Result structures' values, where the program writes them: the first element and the
+/// element count of each, in flattening order.
+template <class L, std::size_t N>
+struct result_values {
+  std::array<L*, N == 0 ? 1 : N> at{};
+  std::array<std::size_t, N == 0 ? 1 : N> size{};
+  template <class... T>
+  CALX_HOST_DEVICE constexpr explicit result_values(T&... t) {
+    std::size_t k = 0;
+    auto put = [&]<class X>(X& leaf) {
+      if constexpr (traced_whole<X>) {
+        at[k] = leaf.data();
+        size[k++] = tree_node<X>::extent;
+      } else {
+        at[k] = &leaf;
+        size[k++] = 1;
+      }
+    };
+    (for_each_traced_leaf(t, put), ...);
+  }
+};
+
+template <class L, class... T>
+CALX_HOST_DEVICE constexpr result_values<L, (std::size_t{0} + ... + value_count_v<T>)> results_in_place(T&... t) {
+  return result_values<L, (std::size_t{0} + ... + value_count_v<T>)>(t...);
+}
+
+/// Runs program `Source` on numbers in place: inputs read from `in` (one value per program
+/// input), outputs written into `out`'s values. An output may be part of a value (a
+/// Jacobian's entries fill one tensor): it is found by its flat position.
+template <class Source, class L, std::size_t NI, std::size_t NO>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI>& in, const result_values<L, NO>& out) {
+  using M = materialized<lowered_t<Source, L>>;  // not a reference: device code may not bind the host's constant
+  using IRT = typename M::ir_type;
+  static_assert(NI == IRT::input_leaves, "calx internal: input count mismatch");
+  std::array<L*, IRT::output_leaves == 0 ? 1 : IRT::output_leaves> op{};
+  constexpr auto offset = M::value.output_offset;  // a local copy: device code cannot index the host's constant
+  std::size_t v = 0, start = 0;               // the value holding flat position `start`
+  for (std::size_t k = 0; k < IRT::output_leaves; ++k) {
+    while (start + out.size[v] <= offset[k]) start += out.size[v++];
+    op[k] = out.at[v] + (offset[k] - start);
+  }
+  evaluate<M::value>(in.at.data(), op.data());
 }
 
 }  // namespace detail

@@ -68,14 +68,6 @@ struct traced_call {
   }();
 };
 
-template <class L, class... A>
-CALX_HOST_DEVICE constexpr CALX_INLINE auto flatten_args(const A&... a) {
-  std::array<L, (std::size_t{0} + ... + slot_count_v<A, L>)> flat{};
-  L* p = flat.data();
-  ((p = flatten_into(a, p)), ...);
-  return flat;
-}
-
 /// Whether `T...` matches `A...` one for one in structure, with every leaf of `T` an `L`
 /// (tangents and cotangents have the primals' structure and precision).
 template <class L, class... A>

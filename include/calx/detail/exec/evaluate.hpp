@@ -1,7 +1,8 @@
 /// @file detail/exec/evaluate.hpp
 /// @brief Straight-line codegen: a program's constexpr IR becomes one statement per node,
 /// expanded over an index sequence, reading each node's op, operands and constants as
-/// compile-time constants. No tape, no heap, no virtual calls, no runtime dispatch on ops:
+/// compile-time constants. No tape, no virtual calls, no runtime dispatch on ops, no heap
+/// (but for the registers of a program over large tensors, see `stack_registers_max`):
 /// after inlining the optimiser sees the straight-line code a person would write. Works for
 /// float, double, xsimd batches of both, and in CUDA device code.
 #ifndef CALX_DETAIL_EXEC_EVALUATE_HPP
@@ -16,6 +17,7 @@
 #include <calx/detail/static_for.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -29,15 +31,15 @@ struct registers {
 };
 
 /// Reads element e of an operand from straight-line code's registers; an input is read
-/// where it is (a tensor input is not copied).
+/// where it is, in the caller's memory (a tensor input is not copied).
 template <const auto& IR, class Regs, class T>
 struct register_reader {
   const Regs& r;
-  const T* in;
+  const T* const* in;
   template <int Id>
   CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
     if constexpr (IR.nodes[Id].op().builtin == builtin_code::input && IR.nodes[Id].kind != value_kind::boolean)
-      return in[IR.input_offset[IR.nodes[Id].index()] + static_cast<std::size_t>(e)];
+      return in[IR.nodes[Id].index()][e];
     else if constexpr (IR.nodes[Id].kind == value_kind::boolean)
       return r.mask[IR.nodes[Id].slot + e];
     else
@@ -59,7 +61,7 @@ struct register_writer {
 };
 
 template <const auto& IR, std::size_t J, class T, class Regs>
-CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* in) {
+CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* const* in) {
   using M = std::remove_cvref_t<decltype(r.mask[0])>;
   constexpr int slot = IR.nodes[J].slot;
   // Ops are told apart by `builtin` codes here: device code may read a descriptor's
@@ -80,34 +82,54 @@ CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* in) {
 template <const auto& IR, class T, class Regs>
 struct step_fn {
   Regs& r;
-  const T* in;
+  const T* const* in;
   template <std::size_t J>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, J>) const {
     step<IR, J>(r, in);
   }
 };
 
-/// The flat outputs of output K (every element of its node).
+/// Output K (every element of its node).
 template <const auto& IR, class T, class Regs>
 struct output_fn {
   const Regs& r;
-  const T* in;
-  T* out;
+  const T* const* in;
+  T* const* out;
   template <std::size_t K>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
-    constexpr std::size_t o = IR.output_offset[K];
     constexpr int id = IR.outputs[K];
-    for (int e = 0; e < IR.nodes[id].size(); ++e) out[o + static_cast<std::size_t>(e)] = register_reader<IR, Regs, T>{r, in}(operand_c<id>{}, e);
+    for (int e = 0; e < IR.nodes[id].size(); ++e) out[K][e] = register_reader<IR, Regs, T>{r, in}(operand_c<id>{}, e);
   }
 };
 
-/// Evaluates the program `IR` on flat inputs `in[0..NI)` into flat outputs `out[0..NO)`.
-template <const auto& IR, class T>
-CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* in, T* out) {
+template <const auto& IR, class T, class Regs>
+CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, const T* const* in, T* const* out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
-  registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)> r;
-  static_for<IRT::size>(step_fn<IR, T, decltype(r)>{r, in});
-  static_for<IRT::output_leaves>(output_fn<IR, T, decltype(r)>{r, in, out});
+  static_for<IRT::size>(step_fn<IR, T, Regs>{r, in});
+  static_for<IRT::output_leaves>(output_fn<IR, T, Regs>{r, in, out});
+}
+
+/// Registers larger than this go on the heap (host code): a program over large tensors
+/// would overflow a thread's stack, and one allocation is small beside its work.
+inline constexpr std::size_t stack_registers_max = std::size_t{1} << 18;
+
+/// Evaluates the program `IR`: input k is read from `in[k][0 .. its size)`, output k written
+/// to `out[k][0 .. its size)` (one pointer per value, in the IR's order).
+template <const auto& IR, class T>
+CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* const* in, T* const* out) {
+  using Regs = registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)>;
+#ifndef __CUDA_ARCH__
+  constexpr bool on_heap = sizeof(Regs) > stack_registers_max;
+#else
+  constexpr bool on_heap = false;
+#endif
+  if constexpr (on_heap) {
+    const std::unique_ptr<Regs> r(new Regs);
+    evaluate_in<IR>(*r, in, out);
+  } else {
+    Regs r;
+    evaluate_in<IR>(r, in, out);
+  }
 }
 
 }  // namespace detail
