@@ -86,14 +86,13 @@ struct linearize_fn {
           report_missing_rule<Full>();
           return invalid_program{};
         } else {
-          const auto [out, late] = split_call<Full, C>(a...);
+          const auto [primal, late] = split_call<Full, C>(a...);
           using V = rebind_t<typename Split::value, L>;
           const linear_map<std::remove_cvref_t<decltype(late)>, V, rebind_t<A, L>...> lin{late};
-          const V value = unflatten<V>(out, 0);
           if constexpr (Aux)
-            return std::tuple{value, lin, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
+            return std::tuple{V(primal.first), lin, primal.second};
           else
-            return std::pair{value, lin};
+            return std::pair{V(primal), lin};
         }
       } else {
         return invalid_program{};

@@ -93,14 +93,13 @@ struct vjp_fn {
           report_missing_rule<Full>();
           return invalid_program{};
         } else {
-          const auto [out, late] = split_call<Full, C>(a...);
+          const auto [primal, late] = split_call<Full, C>(a...);
           using V = rebind_t<typename Split::value, L>;
           const pullback<std::remove_cvref_t<decltype(late)>, V, std::tuple<rebind_t<A, L>...>> pb{late};
-          const V value = unflatten<V>(out, 0);
           if constexpr (Aux)
-            return std::tuple{value, pb, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
+            return std::tuple{V(primal.first), pb, primal.second};
           else
-            return std::pair{value, pb};
+            return std::pair{V(primal), pb};
         }
       } else {
         return invalid_program{};

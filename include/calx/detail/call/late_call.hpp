@@ -12,6 +12,8 @@
 #include <array>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
@@ -54,32 +56,74 @@ constexpr graph* graph_in(const std::array<L, N>& a) {
   return nullptr;
 }
 
+/// Residuals kept between the known and the late part: on the heap beyond 64 KiB of numbers
+/// (a pullback over large tensors), else in the object (no allocation, device code).
+template <class L, std::size_t R>
+struct heap_residuals {
+  std::vector<L> v = std::vector<L>(R);
+  L* data() { return v.data(); }
+  const L* data() const { return v.data(); }
+};
+template <class L, std::size_t R>
+using residual_store =
+    std::conditional_t<!std::is_same_v<L, tracer> && (R * sizeof(L) > (std::size_t{1} << 16)), heap_residuals<L, R>,
+                       std::array<L, R == 0 ? 1 : R>>;
+
 template <class Late, class L, std::size_t R>
 struct late_call {
   using leaf = L;
-  std::array<L, R> residuals{};
+  residual_store<L, R> residuals{};
   graph* trace = nullptr;  // the trace the residuals live in, when L is a tracer
 
   template <class Result, class... A>
   constexpr Result call(const A&... a) const {
-    const auto out = run<Late>(concat(residuals, flatten_as<L>(trace, a...)));
-    return unflatten<Result>(out);
+    if constexpr (std::is_same_v<L, tracer>) {
+      std::array<tracer, R> res{};
+      for (std::size_t i = 0; i < R; ++i) res[i] = residuals[i];
+      return unflatten<Result>(run<Late>(concat(res, flatten_as<L>(trace, a...))));
+    } else {  // numbers, read and written in place: the residuals, then the arguments
+      using M = materialized<lowered_t<Late, L>>;
+      using IRT = typename M::ir_type;
+      const auto args = arguments_in_place<L>(a...);
+      constexpr std::size_t first = IRT::input_leaves - (std::size_t{0} + ... + value_count_v<A>);
+      constexpr auto offset = M::value.input_offset;
+      std::array<const L*, IRT::input_leaves == 0 ? 1 : IRT::input_leaves> in{};
+      for (std::size_t k = 0; k < first; ++k) in[k] = residuals.data() + offset[k];
+      for (std::size_t k = 0; k < IRT::input_leaves - first; ++k) in[first + k] = args.at[k];
+      // The late part may compute more than `Result` holds (the tangents of auxiliary data).
+      constexpr std::size_t rest = IRT::output_count - leaf_count_v<Result>;
+      std::array<L, rest == 0 ? 1 : rest> unused{};
+      Result r{};
+      run_into<Late>(in.data(), and_value(results_in_place<L>(r), unused.data(), rest));
+      return r;
+    }
   }
 };
 
 /// Partial evaluation at a call (vjp, linearize): runs the known part of `Full` — whose
 /// inputs start with the primals of call `C` and whose outputs start with its outputs — on
-/// `a...` now, and returns those outputs with the late part, which holds the residuals.
+/// `a...` now, and returns those outputs (`C`'s output structure) with the late part, which
+/// holds the residuals.
 template <class Full, class C, class... A>
 constexpr auto split_call(const A&... a) {
   using L = typename C::leaf;
-  const auto flat = flatten_args<L>(a...);
-  const auto out = run<known_source<Full, C::inputs, C::outputs>>(flat);
-  constexpr std::size_t outputs = slot_count_v<typename C::output_tree, L>, R = out.size() - outputs;
-  late_call<late_source<Full, C::inputs, C::outputs>, L, R> late{};
-  for (std::size_t i = 0; i < R; ++i) late.residuals[i] = out[outputs + i];
-  late.trace = graph_in(flat);
-  return std::pair{out, late};
+  using Known = known_source<Full, C::inputs, C::outputs>;
+  using Out = rebind_t<typename C::output_tree, L>;
+  constexpr std::size_t outputs = slot_count_v<typename C::output_tree, L>;
+  if constexpr (std::is_same_v<L, tracer>) {
+    const auto flat = flatten_args<L>(a...);
+    const auto out = run<Known>(flat);
+    constexpr std::size_t R = out.size() - outputs;
+    late_call<late_source<Full, C::inputs, C::outputs>, L, R> late{};
+    for (std::size_t i = 0; i < R; ++i) late.residuals[i] = out[outputs + i];
+    late.trace = graph_in(flat);
+    return std::pair{unflatten<Out>(out), late};
+  } else {  // numbers, read and written in place; the residuals straight into their store
+    constexpr std::size_t R = materialized<lowered_t<Known, L>>::ir_type::output_count - outputs;
+    std::pair<Out, late_call<late_source<Full, C::inputs, C::outputs>, L, R>> r{};
+    run_into<Known>(arguments_in_place<L>(a...), and_value(results_in_place<L>(r.first), r.second.residuals.data(), R));
+    return r;
+  }
 }
 
 }  // namespace detail

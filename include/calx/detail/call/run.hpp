@@ -108,6 +108,7 @@ template <class L, std::size_t N>
 struct result_values {
   std::array<L*, N == 0 ? 1 : N> at{};
   std::array<std::size_t, N == 0 ? 1 : N> size{};
+  constexpr result_values() = default;
   template <class... T>
   CALX_HOST_DEVICE constexpr explicit result_values(T&... t) {
     std::size_t k = 0;
@@ -129,14 +130,26 @@ CALX_HOST_DEVICE constexpr result_values<L, (std::size_t{0} + ... + value_count_
   return result_values<L, (std::size_t{0} + ... + value_count_v<T>)>(t...);
 }
 
-/// Runs program `Source` on numbers in place: inputs read from `in` (one value per program
-/// input), outputs written into `out`'s values. An output may be part of a value (a
+/// `values` and one more value, `size` numbers at `at` (residuals, outputs not returned).
+template <class L, std::size_t N>
+CALX_HOST_DEVICE constexpr result_values<L, N + 1> and_value(const result_values<L, N>& values, L* at, std::size_t size) {
+  result_values<L, N + 1> r{};
+  for (std::size_t k = 0; k < N; ++k) {
+    r.at[k] = values.at[k];
+    r.size[k] = values.size[k];
+  }
+  r.at[N] = at;
+  r.size[N] = size;
+  return r;
+}
+
+/// Runs program `Source` on numbers in place: input k read from `in[k]` (one pointer per
+/// program input), outputs written into `out`'s values. An output may be part of a value (a
 /// Jacobian's entries fill one tensor): it is found by its flat position.
-template <class Source, class L, std::size_t NI, std::size_t NO>
-CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI>& in, const result_values<L, NO>& out) {
+template <class Source, class L, std::size_t NO>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_values<L, NO>& out) {
   using M = materialized<lowered_t<Source, L>>;  // not a reference: device code may not bind the host's constant
   using IRT = typename M::ir_type;
-  static_assert(NI == IRT::input_leaves, "calx internal: input count mismatch");
   std::array<L*, IRT::output_leaves == 0 ? 1 : IRT::output_leaves> op{};
   constexpr auto offset = M::value.output_offset;  // a local copy: device code cannot index the host's constant
   std::size_t v = 0, start = 0;               // the value holding flat position `start`
@@ -144,7 +157,14 @@ CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI>& in, con
     while (start + out.size[v] <= offset[k]) start += out.size[v++];
     op[k] = out.at[v] + (offset[k] - start);
   }
-  evaluate<M::value>(in.at.data(), op.data());
+  evaluate<M::value>(in, op.data());
+}
+
+/// `run_into` on argument structures: their values are the program's inputs, one for one.
+template <class Source, class L, std::size_t NI, std::size_t NO>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI>& in, const result_values<L, NO>& out) {
+  static_assert(NI == materialized<Source>::ir_type::input_leaves, "calx internal: input count mismatch");
+  run_into<Source>(in.at.data(), out);
 }
 
 }  // namespace detail
