@@ -243,10 +243,10 @@ constexpr int pack(graph& g, const int* e, shape s) {
   return emit_tensor(g, &pack_info, in.data(), n, 0, s);
 }
 
-// Flat positions. A program's inputs and outputs are flat lists of positions, one per
-// element: a tensor node fills as many consecutive positions as it has elements, each naming
-// it, so the call layer moves flat arrays of numbers whatever the shapes. The helpers below
-// read and write such lists.
+// Per-element lists. A program's inputs and outputs are one node per value, but a tensor
+// can still arrive one id per element: built from scalars (a Jacobian's entries), a run of
+// one tensor node's id standing for its elements in order. The helpers below read such lists
+// (`tree_node<tensor>::set_traced`).
 
 /// Which element of its node position `pos` of the flat list `ids` is (runs of one id are
 /// that node's elements in order, repeated when the node is listed again).
