@@ -107,6 +107,50 @@ TEST_CASE("into() takes a temporary view, and may write over an input in place",
   }
 }
 
+// The loop writes each output as it computes it (detail/exec/simd_executor.hpp), with a
+// constant stride where the destination's type fixes one: an output another node still
+// reads, a node returned twice and an input returned as it is must all arrive, in full
+// groups, the padded tail and over several chunks, whatever the destination's layout.
+TEMPLATE_TEST_CASE("outputs are written as computed: reused, repeated, inputs, any destination layout", "[vmap][into]",
+                   float, double) {
+  using T = TestType;
+  constexpr auto f = [](auto x, auto y) {
+    const auto s = x * y;
+    return std::pair{std::array{x, s, s}, std::array{s + y, x - s}};
+  };
+  for (std::size_t n : {std::size_t{1}, std::size_t{37}, std::size_t{4100}}) {
+    const auto x = column<T>(n, -2, 2, 5), y = column<T>(n, -2, 2, 6);
+    const auto want = [&](std::size_t i) {
+      const T s = x[i] * y[i];
+      return std::pair{std::array{x[i], s, s}, std::array{s + y[i], x[i] - s}};
+    };
+    // One array of structures per result: each its own stride (a runtime stride).
+    const auto r = calx::vmap(f).threads(2)(x, y);
+    // One array of pairs: one stride for every column (a constant stride).
+    using row = std::pair<std::array<T, 3>, std::array<T, 2>>;
+    constexpr auto g = [](auto x, auto y) {
+      const auto s = x * y;
+      return std::array{x, s, s, s + y, x - s};
+    };
+    std::vector<std::array<T, 5>> rows(n);
+    calx::vmap(g).into(rows)(x, y);
+    // One column per element (contiguous columns).
+    std::array<std::vector<T>, 3> first{std::vector<T>(n), std::vector<T>(n), std::vector<T>(n)};
+    std::array<std::vector<T>, 2> second{std::vector<T>(n), std::vector<T>(n)};
+    calx::vmap(f).into(std::pair<std::array<std::vector<T>, 3>&, std::array<std::vector<T>, 2>&>{first, second})(x, y);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const row w = want(i);
+      const std::array<T, 5> flat{w.first[0], w.first[1], w.first[2], w.second[0], w.second[1]};
+      wrong += r.first[i] != w.first || r.second[i] != w.second || rows[i] != flat;
+      for (std::size_t k = 0; k < 3; ++k) wrong += first[k][i] != w.first[k];
+      for (std::size_t k = 0; k < 2; ++k) wrong += second[k][i] != w.second[k];
+    }
+    INFO("samples: " << n);
+    CHECK(wrong == 0);
+  }
+}
+
 TEST_CASE("threads(n) refuses a negative count, naming it", "[vmap][threads]") {
   const std::vector<double> x{1.0, 2.0};
   CHECK_THROWS_WITH(calx::vmap(cube).threads(-1), Contains("threads(-1)") && Contains("0 (one thread per core)"));

@@ -94,6 +94,30 @@ constexpr bool dest_matches() {
   }
 }
 
+/// The stride in bytes that every output column of destination `D` for output `Spec` has,
+/// read from the types: sizeof(X) for a range of X; `no_column` where `D` only takes values
+/// (`Once`); 0 where columns differ (a structure of ranges of different types).
+inline constexpr std::size_t no_column = ~std::size_t{0};
+constexpr std::size_t common_stride(std::size_t a, std::size_t b) {
+  return a == no_column ? b : b == no_column || a == b ? a : 0;
+}
+template <class Spec, class L, class D, bool Once>
+constexpr std::size_t column_stride() {
+  using X = rebind_t<Spec, L>;
+  using DD = std::remove_cvref_t<D>;
+  if constexpr (Once) {
+    return no_column;
+  } else if constexpr (sample_range<DD, X>) {
+    return sizeof(X);
+  } else {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      std::size_t s = no_column;
+      ((s = common_stride(s, column_stride<child_t<Spec, I>, L, child_t<DD, I>, Once>())), ...);
+      return s;
+    }(std::make_index_sequence<children_of<Spec>()>{});
+  }
+}
+
 /// Adds the leaves of `x` (a structure of `L`) to `out`, in flattening order.
 template <class L, class X>
 CALX_INLINE void leaf_addresses(X& x, L**& out) {

@@ -38,6 +38,8 @@ struct vmap_result {
   template <class D>
   static constexpr bool accepts = dest_matches<Out, L, D, OAx::axes[0] == none>();
   template <class D>
+  static constexpr std::size_t stride = column_stride<Out, L, D, OAx::axes[0] == none>();
+  template <class D>
   static CALX_INLINE void views(D& d, output_view<L>*& out, std::size_t batch) {
     collect_dest<Out, L, OAx::axes[0] == none>(d, out, batch, "calx::vmap");
   }
@@ -66,6 +68,14 @@ struct vmap_result<Out, L, Batch, OAx, true> {
     }
   }();
   template <class D>
+  static constexpr std::size_t stride = []<std::size_t... I>(std::index_sequence<I...>) {
+    std::size_t s = no_column;
+    ((s = common_stride(s, column_stride<std::tuple_element_t<I, Out>, L, std::tuple_element_t<I, std::remove_cvref_t<D>>,
+                                         OAx::axes[I] == none>())),
+     ...);
+    return s;
+  }(std::make_index_sequence<std::tuple_size_v<Out>>{});
+  template <class D>
   static CALX_INLINE void views(D& d, output_view<L>*& out, std::size_t batch) {
     [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
       (collect_dest<std::tuple_element_t<I, Out>, L, OAx::axes[I] == none>(std::get<I>(d), out, batch, "calx::vmap"),
@@ -73,6 +83,10 @@ struct vmap_result<Out, L, Batch, OAx, true> {
     }(std::make_index_sequence<std::tuple_size_v<Out>>{});
   }
 };
+
+/// A column stride the executor can take as a constant: 0 (read at run time) where the
+/// columns differ or there are none.
+constexpr std::size_t known_stride(std::size_t s) { return s == no_column ? 0 : s; }
 
 /// The destination of a vmap that allocates its results.
 struct no_dest {};
@@ -201,7 +215,8 @@ struct vmap_call {
           typename Result::type result{};
           resize_results(result, batch);
           Result::views(result, op, batch);
-          Run::run(in.data(), ov.data(), batch, thread_count);
+          Run::template run<known_stride(Result::template stride<typename Result::type>)>(in.data(), ov.data(), batch,
+                                                                                        thread_count);
           return result;
         } else {
           // A named destination, or a copied view (writing through it writes the caller's memory).
@@ -214,7 +229,8 @@ struct vmap_call {
           static_assert(Result::template accepts<decltype(dest)>, CALX_MSG_INTO_STRUCTURE);
           if constexpr (Result::template accepts<decltype(dest)>) {
             Result::views(dest, op, batch);
-            Run::run(in.data(), ov.data(), batch, thread_count);
+            Run::template run<known_stride(Result::template stride<decltype(dest)>)>(in.data(), ov.data(), batch,
+                                                                                   thread_count);
           }
         }
       } else {

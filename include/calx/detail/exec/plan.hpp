@@ -7,6 +7,8 @@
 /// - post: unbatched nodes that read a sum; computed once, after the loop.
 /// A batched node that reads a sum would need a second pass over the batch (e.g.
 /// x - mean(x)); that is refused with a message.
+/// A loop output is stored as it is computed (its element by element, as the hand-written
+/// loop does), so it keeps no register unless another node reads it.
 #ifndef CALX_DETAIL_EXEC_PLAN_HPP
 #define CALX_DETAIL_EXEC_PLAN_HPP
 
@@ -24,19 +26,28 @@ namespace detail {
 
 enum class stage : unsigned char { pre, loop, post };
 
-template <std::size_t N>
+template <std::size_t N, std::size_t NO>
 struct batch_plan {
   std::array<stage, N == 0 ? 1 : N> stage_of{};
-  std::array<int, N == 0 ? 1 : N> slot{};       // register in its stage's file
+  std::array<int, N == 0 ? 1 : N> slot{};       // register in its stage's file; -1: none
   std::array<int, N == 0 ? 1 : N> reduction{};  // accumulator index of sum nodes, else -1
+  // The outputs of a node, as a chain: its first output, then each output's next one (-1 ends).
+  std::array<int, N == 0 ? 1 : N> first_output{};
+  std::array<int, NO == 0 ? 1 : NO> next_output{};
   int slots[3][2] = {};                         // [stage][real, mask] register counts
   int reductions = 0;
 };
 
 template <class IR>
-constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
+constexpr batch_plan<IR::size, IR::output_leaves> make_batch_plan(const IR& r) {
   constexpr std::size_t N = IR::size;
-  batch_plan<N> plan;
+  batch_plan<N, IR::output_leaves> plan;
+  for (int& f : plan.first_output) f = -1;
+  for (std::size_t k = IR::output_leaves; k-- > 0;) {  // backwards, so each chain runs in output order
+    const auto id = static_cast<std::size_t>(r.outputs[k]);
+    plan.next_output[k] = plan.first_output[id];
+    plan.first_output[id] = static_cast<int>(k);
+  }
   for (std::size_t j = 0; j < N; ++j) {
     const node& n = r.nodes[j];
     plan.reduction[j] = -1;
@@ -64,7 +75,11 @@ constexpr batch_plan<IR::size> make_batch_plan(const IR& r) {
   // lives in the loop, its total in a post register.
   allocate_registers(
       r, [&](std::size_t j) { return static_cast<int>(plan.stage_of[j]); },
-      [&](std::size_t j) { return r.nodes[j].op().role != batch_role::size; }, [](std::size_t) { return false; },
+      [&](std::size_t j) { return r.nodes[j].op().role != batch_role::size; },
+      [&](std::size_t j) {
+        if (plan.first_output[j] < 0) return register_need::until_read;
+        return plan.stage_of[j] == stage::loop ? register_need::if_read : register_need::until_end;
+      },
       [&](std::size_t j, int s) { plan.slot[j] = s; },
       [&](int st, int k, int c) {
         if (st < 3) plan.slots[st][k] = c;

@@ -160,11 +160,56 @@ struct batch_executor {
     return B::load_aligned(lanes);
   }
 
-  template <bool Contiguous, bool Full, std::size_t J>
+  /// Writes lanes `v` of samples [i, i + count) to output column `c`. `S`: the stride of
+  /// every column when the caller knows it from the destination's type (0: read it from
+  /// `c`); constant, it makes the stores of a full group fixed offsets from one address.
+  template <bool Contiguous, bool Full, std::size_t S>
+  static CALX_INLINE void store(const B& v, const output_view<T>& c, std::size_t i, std::size_t count) {
+    if constexpr (Full && Contiguous) {
+      v.store_unaligned(c.column + i);
+    } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
+      alignas(64) T lanes[W];
+      v.store_aligned(lanes);
+      if constexpr (S != 0) {
+        unsigned char* first = reinterpret_cast<unsigned char*>(c.column) + i * S;
+        for (std::size_t l = 0; l < (Full ? W : count); ++l) std::memcpy(first + l * S, &lanes[l], sizeof(T));
+      } else {  // a rolled loop: unrolled with a stride in a register, it measured slower
+        for (std::size_t l = 0; l < count; ++l) c.at(i + l) = lanes[l];
+      }
+    }
+  }
+
+  /// Writes element e of loop node J: to its register if anything reads it, and to the
+  /// column of each output it is, as soon as it is computed (a register file holding every
+  /// output until the end of the group would outgrow L1).
+  template <std::size_t J, bool Contiguous, bool Full, std::size_t S>
+  struct loop_writer {
+    loop_regs& loop;
+    const output_view<T>* out;
+    std::size_t i, count;
+    template <int K>
+    CALX_INLINE void to_outputs(int e, const B& v) const {
+      if constexpr (K >= 0) {
+        store<Contiguous, Full, S>(v, out[ir.output_offset[K] + static_cast<std::size_t>(e)], i, count);
+        to_outputs<plan.next_output[K]>(e, v);
+      }
+    }
+    template <class V>
+    CALX_INLINE void operator()(int e, const V& v) const {
+      if constexpr (plan.slot[J] >= 0) {
+        if constexpr (ir.nodes[J].kind == value_kind::boolean)
+          loop.mask[plan.slot[J] + e] = v;
+        else
+          loop.real[plan.slot[J] + e] = v;
+      }
+      if constexpr (plan.first_output[J] >= 0) to_outputs<plan.first_output[J]>(e, v);
+    }
+  };
+
+  template <bool Contiguous, bool Full, std::size_t S, std::size_t J>
   static CALX_INLINE void loop_step(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
-                                    std::size_t i, std::size_t count) {
+                                    const output_view<T>* out, std::size_t i, std::size_t count) {
     constexpr node n = ir.nodes[J];
-    constexpr int s = plan.slot[J];
     if constexpr (plan.reduction[J] >= 0) {
       for (int e = 0; e < n.size(); ++e) {
         const B v = loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{}, e);
@@ -178,50 +223,27 @@ struct batch_executor {
       }
     } else if constexpr (plan.stage_of[J] != stage::loop) {
     } else if constexpr (n.op().builtin == builtin_code::input) {
+      const loop_writer<J, Contiguous, Full, S> put{loop, out, i, count};
       for (int e = 0; e < n.size(); ++e)
-        loop.real[s + e] = load<Contiguous, Full>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i, count);
+        put(e, load<Contiguous, Full>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i, count));
     } else {
-      node_statement<ir, J>(loop_reader{pre, loop}, writer<J, loop_regs>{loop});
+      node_statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, Full, S>{loop, out, i, count});
     }
   }
 
-  /// The flat outputs of output K (every element of its node).
-  template <bool Contiguous, bool Full, std::size_t K>
-  static CALX_INLINE void store_output(const loop_regs& loop, const output_view<T>* out, std::size_t i,
-                                       std::size_t count) {
-    constexpr std::size_t o = ir.output_offset[K];
-    constexpr int id = ir.outputs[K];
-    if constexpr (plan.stage_of[id] == stage::loop) {
-      for (int e = 0; e < ir.nodes[id].size(); ++e) {
-        const B v = loop.real[plan.slot[id] + e];
-        const output_view<T>& column = out[o + static_cast<std::size_t>(e)];
-        if constexpr (Full && Contiguous) {
-          v.store_unaligned(column.column + i);
-        } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
-          alignas(64) T lanes[W];
-          v.store_aligned(lanes);
-          for (std::size_t l = 0; l < count; ++l) column.at(i + l) = lanes[l];
-        }
-      }
-    }
-  }
-
-  /// One group of lanes: every loop node, then the stores. Forced inline: an out-of-line
-  /// body would keep the loop's registers in memory.
-  template <bool Contiguous, bool Full>
+  /// One group of lanes: every loop node, each output stored as it is computed. Forced
+  /// inline: an out-of-line body would keep the loop's registers in memory.
+  template <bool Contiguous, bool Full, std::size_t S>
   static CALX_INLINE void lanes(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
                                 const output_view<T>* out, std::size_t i, std::size_t count) {
     static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) CALX_INLINE_LAMBDA {
-      loop_step<Contiguous, Full, J>(loop, acc, pre, in, i, count);
-    });
-    static_for<IRT::output_leaves>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) CALX_INLINE_LAMBDA {
-      store_output<Contiguous, Full, K>(loop, out, i, count);
+      loop_step<Contiguous, Full, S, J>(loop, acc, pre, in, out, i, count);
     });
   }
 
   /// Samples [begin, end), one group of lanes at a time, the last one padded; writes each
   /// chunk's sums to `partial`.
-  template <bool Contiguous>
+  template <bool Contiguous, std::size_t S>
   static CALX_INLINE void chunk(const pre_regs& pre_in, const input_view<T>* in_in, const output_view<T>* out_in,
                                 std::size_t begin, std::size_t end, T* partial) {
     // Local copies whose addresses do not escape: stores to the output columns (through
@@ -236,16 +258,16 @@ struct batch_executor {
     for (auto& a : acc) a = B(T(0));
     loop_regs loop;
     std::size_t i = begin;
-    for (; i + W <= end; i += W) lanes<Contiguous, true>(loop, acc, pre, in.data(), out.data(), i, W);
-    if (i < end) lanes<Contiguous, false>(loop, acc, pre, in.data(), out.data(), i, end - i);  // padded tail
+    for (; i + W <= end; i += W) lanes<Contiguous, true, S>(loop, acc, pre, in.data(), out.data(), i, W);
+    if (i < end) lanes<Contiguous, false, S>(loop, acc, pre, in.data(), out.data(), i, end - i);  // padded tail
     for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
   }
 
   /// A chunk as a function of its own, for the threads and the general path.
-  template <bool Contiguous>
+  template <bool Contiguous, std::size_t S>
   [[gnu::noinline]] static void run_chunk(const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
                                           std::size_t begin, std::size_t end, T* partial) {
-    chunk<Contiguous>(pre, in, out, begin, end, partial);
+    chunk<Contiguous, S>(pre, in, out, begin, end, partial);
   }
 
   static CALX_INLINE void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
@@ -265,17 +287,21 @@ struct batch_executor {
     });
   }
 
+  template <std::size_t S>
   static void run_chunk(bool contiguous, const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
                         std::size_t begin, std::size_t end, T* partial) {
-    if (contiguous)
-      run_chunk<true>(pre, in, out, begin, end, partial);
-    else
-      run_chunk<false>(pre, in, out, begin, end, partial);
+    if constexpr (S == 0 || S == sizeof(T)) {
+      if (contiguous) return run_chunk<true, S>(pre, in, out, begin, end, partial);
+    }
+    run_chunk<false, S>(pre, in, out, begin, end, partial);
   }
 
   /// Evaluates the program for `batch` samples using up to `threads` threads. Inlined into
   /// the caller: a batch of one chunk with contiguous columns (the common small call) runs
   /// right there, with no function call, thread or allocation, as a hand-written loop would.
+  /// `S`: the stride in bytes of every output column, where the destination's type fixes it
+  /// (one range of result structures: their size), else 0.
+  template <std::size_t S = 0>
   static CALX_INLINE void run(const input_view<T>* in, const output_view<T>* out, std::size_t batch,
                               unsigned threads) {
     pre_regs pre;
@@ -289,14 +315,19 @@ struct batch_executor {
         for (std::size_t e = ir.input_offset[k]; e < ir.input_offset[k + 1]; ++e) contiguous = contiguous && in[e].stride == sizeof(T);
     for (std::size_t k = 0; k < IRT::output_count; ++k)
       if (out[k].column != nullptr) contiguous = contiguous && out[k].stride == sizeof(T);
+    if constexpr (S != 0 && S != sizeof(T)) contiguous = false;  // known: no contiguous code to compile
     T totals[R == 0 ? 1 : R] = {};
     if (batch <= batch_chunk) {  // one chunk: no threads, nothing allocated
-      if (contiguous)
-        chunk<true>(pre, in, out, 0, batch, totals);
-      else
-        run_chunk<false>(pre, in, out, 0, batch, totals);
+      if constexpr (S == 0 || S == sizeof(T)) {
+        if (contiguous)
+          chunk<true, S>(pre, in, out, 0, batch, totals);
+        else
+          run_chunk<false, S>(pre, in, out, 0, batch, totals);
+      } else {
+        run_chunk<false, S>(pre, in, out, 0, batch, totals);
+      }
     } else {
-      run_chunks(pre, in, out, batch, threads, contiguous, totals);
+      run_chunks<S>(pre, in, out, batch, threads, contiguous, totals);
     }
     if constexpr (R > 0 || plan.slots[2][0] > 0 || plan.slots[2][1] > 0)
       run_scalar_stage<stage::post>(pre, post, in, totals, batch);
@@ -304,6 +335,7 @@ struct batch_executor {
   }
 
   /// More than one chunk: split over threads; the chunks' sums added in chunk order.
+  template <std::size_t S>
   [[gnu::noinline]] static void run_chunks(const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
                                            std::size_t batch, unsigned threads, bool contiguous, T* totals) {
     const std::size_t chunks = (batch + batch_chunk - 1) / batch_chunk;
@@ -311,7 +343,7 @@ struct batch_executor {
     auto work = [&](std::size_t c0, std::size_t c1) {
       for (std::size_t c = c0; c < c1; ++c) {
         const std::size_t b = c * batch_chunk, e = std::min(batch, b + batch_chunk);
-        run_chunk(contiguous, pre, in, out, b, e, partial.data() + c * R);
+        run_chunk<S>(contiguous, pre, in, out, b, e, partial.data() + c * R);
       }
     };
     // Asked once per process: hardware_concurrency() reads /sys on every call.

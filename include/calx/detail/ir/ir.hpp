@@ -94,14 +94,22 @@ constexpr void finalize(graph& g) {
   g.table.clear();
 }
 
+/// How long a node's value needs its register (`allocate_registers`).
+enum class register_need : unsigned char {
+  until_read,  // until its last reader in the same stage has run
+  until_end,   // to the end of the program (an output the backend stores last)
+  if_read,     // only if something reads it (an output stored where it is computed)
+};
+
 /// Register slots for the nodes of `r`, one file per (stage, kind), reusing a slot once its
 /// last reader in the same stage has run. A node of n elements takes n consecutive slots
-/// (its slot is the first), reused only by a node of the same size. `stage_of(j)` is node j's stage; a value read by
-/// another stage, or named by `pinned(j)`, keeps its slot. Writes `slot(j, s)`; returns the
-/// slot counts through `count(stage, kind_index)`. Straight-line code has one stage; the
-/// batched executor has three (detail/exec/plan.hpp).
-template <class IR, class StageOf, class Reads, class Pinned, class SetSlot, class Count>
-constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Pinned pinned, SetSlot set_slot,
+/// (its slot is the first), reused only by a node of the same size. `stage_of(j)` is node j's
+/// stage; a value read by another stage keeps its slot; `need(j)` says how long node j needs
+/// one (a node that needs one only if read and is never read gets slot -1). Writes
+/// `slot(j, s)`; returns the slot counts through `count(stage, kind_index)`. Straight-line
+/// code has one stage; the batched executor has three (detail/exec/plan.hpp).
+template <class IR, class StageOf, class Reads, class Need, class SetSlot, class Count>
+constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Need need, SetSlot set_slot,
                                   Count count) {
   constexpr std::size_t N = IR::size;
   std::vector<int> last_use(N, 0), slot(N, -1);
@@ -115,8 +123,7 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Pi
         if (stage_of(static_cast<std::size_t>(a)) != stage_of(j)) keep[a] = 1;
       }
   for (std::size_t j = 0; j < N; ++j)
-    if (pinned(j)) keep[j] = 1;
-  for (int o : r.outputs) keep[o] = 1;
+    if (need(j) == register_need::until_end) keep[j] = 1;
   // Pools per (stage, kind): stages are small integers, kinds real (0) and mask (1); each
   // free range is (first slot, size).
   std::vector<std::pair<int, int>> pool[4][2];
@@ -126,6 +133,10 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Pi
     const node& n = r.nodes[j];
     if (n.kind == value_kind::tuple) continue;  // taken apart by its gets; never in a register
     const int st = stage_of(j), k = n.kind == value_kind::boolean ? 1 : 0, size = n.size();
+    if (need(j) == register_need::if_read && last_use[j] == static_cast<int>(j) && !keep[j]) {
+      set_slot(j, -1);
+      continue;
+    }
     std::size_t found = pool[st][k].size();
     for (std::size_t q = pool[st][k].size(); q-- > 0;)
       if (pool[st][k][q].second == size) {
@@ -157,8 +168,11 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Pi
 /// Straight-line codegen's registers: one stage.
 template <class IR>
 constexpr void allocate_slots(IR& r) {
+  std::vector<char> output(IR::size, 0);
+  for (int o : r.outputs) output[static_cast<std::size_t>(o)] = 1;
   allocate_registers(
-      r, [](std::size_t) { return 0; }, [](std::size_t) { return true; }, [](std::size_t) { return false; },
+      r, [](std::size_t) { return 0; }, [](std::size_t) { return true; },
+      [&](std::size_t j) { return output[j] ? register_need::until_end : register_need::until_read; },
       [&](std::size_t j, int s) { r.nodes[j].slot = s; },
       [&](int st, int k, int c) {
         if (st == 0) (k == 0 ? r.real_slots : r.bool_slots) = c;
