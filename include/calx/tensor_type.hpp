@@ -356,6 +356,7 @@ class tensor_element : public tensor<T> {
     *target_ = v;
     return *this;
   }
+  constexpr tensor_element(const tensor_element&) = default;  // the same element
   constexpr tensor_element& operator=(const tensor_element& o) { return *this = static_cast<T>(o); }
   constexpr tensor_element& operator+=(T v) { return *this = *target_ + v; }
   constexpr tensor_element& operator-=(T v) { return *this = *target_ - v; }

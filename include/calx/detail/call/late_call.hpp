@@ -31,9 +31,7 @@ constexpr auto flatten_as(graph* g, const A&... a) {
         if (h.graph != nullptr) {
           *p++ = h;
         } else {
-          std::vector<int> e(tree_node<X>::extent, -1);
-          for (std::size_t k = 0; k < tree_node<X>::extent; ++k) e[k] = g->constant(static_cast<double>(leaf[k]));
-          *p++ = tracer{g, pack(*g, e.data(), tree_node<X>::dims)};
+          *p++ = tracer{g, constant_pack(*g, leaf, tree_node<X>::dims)};
         }
       } else if constexpr (std::is_same_v<X, tracer>) {
         *p++ = leaf;

@@ -1,5 +1,6 @@
 /// @file detail/call/run.hpp
-/// @brief Running a program on flat leaves: codegen on numbers, inlining on tracers.
+/// @brief Running a program: inlined into a trace on tracers, generated code in place on
+/// numbers.
 #ifndef CALX_DETAIL_CALL_RUN_HPP
 #define CALX_DETAIL_CALL_RUN_HPP
 
@@ -37,38 +38,22 @@ constexpr std::array<tracer, IR::output_leaves> output_tracers(const IR& r, grap
   return out;
 }
 
-/// Runs program `Source` on a flat array of inputs. With numbers (or SIMD batches) this is
-/// the generated straight-line code on one entry per element. With tracers (one entry per
-/// value: see `slot_count_v`) the program is inlined into their trace as it is (user ops
-/// stay single nodes), which is how transforms compose; nothing there walks elements.
-template <class Source, class L, std::size_t NI>
-CALX_HOST_DEVICE constexpr CALX_INLINE auto run(const std::array<L, NI>& in) {
-  using IRT = typename materialized<Source>::ir_type;
-  if constexpr (std::is_same_v<L, tracer>) {
-    static_assert(NI == IRT::input_leaves, "calx internal: input count mismatch");
-    constexpr const auto& r = ir_v<Source>;
-    graph* g = nullptr;
-    std::vector<int> ids(NI, -1);  // (n, value): clang 14 rejects vector(n) in constant evaluation
-    for (std::size_t i = 0; i < NI; ++i) {
-      if (in[i].graph != nullptr) g = in[i].graph;
-      ids[i] = in[i].id;
-    }
-    if (g == nullptr) trace_error("calx: a transformed function was traced with no traced input");
-    return output_tracers(r, *g, replay(r, *g, ids));
-  } else {
-    static_assert(NI == IRT::input_count, "calx internal: flat input count mismatch");
-    using M = materialized<lowered_t<Source, L>>;  // not a reference: device code may not bind the host's constant
-    std::array<L, IRT::output_count> out{};
-    std::array<const L*, IRT::input_leaves == 0 ? 1 : IRT::input_leaves> ip{};
-    std::array<L*, IRT::output_leaves == 0 ? 1 : IRT::output_leaves> op{};
-    // Local copies: device code cannot index the host's constant at run time.
-    constexpr auto in_offset = M::value.input_offset;
-    constexpr auto out_offset = M::value.output_offset;
-    for (std::size_t k = 0; k < IRT::input_leaves; ++k) ip[k] = in.data() + in_offset[k];
-    for (std::size_t k = 0; k < IRT::output_leaves; ++k) op[k] = out.data() + out_offset[k];
-    evaluate<M::value>(ip.data(), op.data());
-    return out;
+/// Runs program `Source` on a flat array of tracers (one entry per value: see
+/// `slot_count_v`): the program is inlined into their trace as it is (user ops stay single
+/// nodes), which is how transforms compose; nothing here walks elements. Numbers run the
+/// generated code in place instead (`run_into`, below).
+template <class Source, std::size_t NI>
+CALX_HOST_DEVICE constexpr CALX_INLINE auto run(const std::array<tracer, NI>& in) {
+  static_assert(NI == materialized<Source>::ir_type::input_leaves, "calx internal: input count mismatch");
+  constexpr const auto& r = ir_v<Source>;
+  graph* g = nullptr;
+  std::vector<int> ids(NI, -1);  // (n, value): clang 14 rejects vector(n) in constant evaluation
+  for (std::size_t i = 0; i < NI; ++i) {
+    if (in[i].graph != nullptr) g = in[i].graph;
+    ids[i] = in[i].id;
   }
+  if (g == nullptr) trace_error("calx: a transformed function was traced with no traced input");
+  return output_tracers(r, *g, replay(r, *g, ids));
 }
 
 /// The values of argument structures of numbers, where they are: one pointer per value (a

@@ -68,9 +68,7 @@ constexpr void collect_outputs(graph& g, const Tree& t) {
     } else if constexpr (traced_whole<X>) {  // a tensor: its node
       const tracer h = tree_node<X>::traced(leaf);
       if (h.graph == nullptr) {  // numbers: a tensor of constants
-        std::vector<int> e(tree_node<X>::extent, -1);
-        for (std::size_t k = 0; k < tree_node<X>::extent; ++k) e[k] = g.constant(static_cast<double>(leaf[k]));
-        g.output(pack(g, e.data(), tree_node<X>::dims));
+        g.output(constant_pack(g, leaf, tree_node<X>::dims));
       } else {
         if (h.graph != &g) trace_error("calx: the function returned a value traced by another transform");
         g.output(h.id);

@@ -243,6 +243,15 @@ constexpr int pack(graph& g, const int* e, shape s) {
   return emit_tensor(g, &pack_info, in.data(), n, 0, s);
 }
 
+/// A tensor of numbers `x` (elements `x[k]`, shape `s`) as a node of constants in `g`: a
+/// tensor that is not traced, met where a trace needs a node.
+template <class X>
+constexpr int constant_pack(graph& g, const X& x, shape s) {
+  std::vector<int> e(static_cast<std::size_t>(s.size()), -1);
+  for (std::size_t k = 0; k < e.size(); ++k) e[k] = g.constant(static_cast<double>(x[k]));
+  return pack(g, e.data(), s);
+}
+
 // Per-element lists. A program's inputs and outputs are one node per value, but a tensor
 // can still arrive one id per element: built from scalars (a Jacobian's entries), a run of
 // one tensor node's id standing for its elements in order. The helpers below read such lists
