@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cmath>
+#include <span>
+#include <vector>
 #include <concepts>
 #include <tuple>
 #include <type_traits>
@@ -254,6 +256,54 @@ TEST_CASE("programs called on tracers are inlined into the outer trace", "[progr
   CHECK(programs_inline_into_traces());
   STATIC_REQUIRE(programs_inline_into_traces());
   CHECK(calx::trace(outer, 1.0)(0.5) == 2 * (std::sin(0.5) * 0.5) + 1.0);
+}
+
+// A function traced with a runtime batch (std::vector, std::span) as an argument, as grad
+// takes one: the program runs the SIMD loop over the samples; a per-sample result is a
+// column, a sum over the batch a number.
+constexpr auto per_sample = [](auto x, auto w) { return calx::sin(x * w); };
+constexpr auto batch_loss = [](auto w, auto xs) {
+  return calx::mean(calx::vmap(per_sample, calx::in_axes<0, calx::none>)(xs, w));
+};
+constexpr auto scaled_batch = [](auto xs, auto w) { return std::pair{xs * w, calx::sum(xs) * w}; };
+
+TEST_CASE("a program traced over runtime batches runs over them", "[program][batch]") {
+  const std::vector<double> xs{0.5, 1.0, 2.0, -1.5, 0.25};
+  const auto loss = calx::trace(batch_loss, 0.3, xs);
+  double want = 0;
+  for (double x : xs) want += std::sin(x * 0.3);
+  want /= static_cast<double>(xs.size());
+  CHECK_THAT(loss(0.3, xs), Catch::Matchers::WithinRel(want, 1e-14));
+  CHECK_THAT(loss(0.3, std::span<const double>(xs).first(2)),
+             Catch::Matchers::WithinRel((std::sin(0.15) + std::sin(0.3)) / 2, 1e-14));
+  // A per-sample result is a column; a reduction a number. Float batches run float code.
+  const std::vector<float> xf{1.0f, 2.0f, 3.0f};
+  const auto [col, total] = calx::trace(scaled_batch, xf, 2.0f)(xf, 2.0f);
+  STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(col)>, calx::batched<float>>);
+  STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(total)>, float>);
+  REQUIRE(col.size() == 3);
+  CHECK(col[0] == 2.0f);
+  CHECK(col[2] == 6.0f);
+  CHECK(total == 12.0f);
+  // One element of a tuple per sample, one not: each its own kind.
+  constexpr auto three = [](auto xs, auto w) { return std::tuple{calx::sum(xs), xs + w, w * w}; };
+  const auto [s, c, ww] = calx::trace(three, xf, 2.0f)(xf, 2.0f);
+  CHECK(s == 6.0f);
+  CHECK(c[1] == 4.0f);
+  CHECK(ww == 4.0f);
+  // The program's structure: a batch argument takes a batch, not a number.
+  using P = decltype(loss);
+  STATIC_REQUIRE(std::invocable<P, double, std::vector<double>>);
+  STATIC_REQUIRE(!std::invocable<P, double, double>);
+}
+
+TEST_CASE("a program over two batches of different lengths throws, naming both", "[program][batch]") {
+  constexpr auto dot = [](auto a, auto b) { return calx::sum(a * b); };
+  const std::vector<double> a{1, 2, 3}, b{1, 2};
+  const auto p = calx::trace(dot, a, a);
+  CHECK(p(a, a) == 14.0);
+  CHECK_THROWS_WITH(p(a, b), Catch::Matchers::Contains("calx::program") && Catch::Matchers::Contains("3 samples") &&
+                                 Catch::Matchers::Contains("has 2"));
 }
 
 TEST_CASE("a program accepts only arguments of its traced structure", "[program][rejection]") {

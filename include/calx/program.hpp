@@ -6,6 +6,7 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/ir/ir.hpp>
+#include <calx/detail/call/batched_call.hpp>
 #include <calx/detail/call/run.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/tracer.hpp>
@@ -39,6 +40,11 @@ struct program {
     using L = detail::common_leaf_t<A...>;
     if constexpr (std::is_same_v<L, tracer>) {
       return detail::unflatten<detail::rebind_t<output_tree, L>>(detail::run<Source>(detail::flatten_args<L>(a...)));
+    } else if constexpr ((detail::has_batch_v<A> || ...)) {
+      // Runtime batches (traced as batches): the SIMD loop over the samples; a result that
+      // is per sample is a column (calx::batched), as grad's results over batches are.
+      using Result = typename detail::split_result<Source, output_tree, L>::type;
+      return detail::batched_call<Source, output_tree, Result, L>("calx::program", a...);
     } else {  // numbers: read and written in place
       detail::rebind_t<output_tree, L> out{};
       detail::run_into<Source>(detail::arguments_in_place<L>(a...), detail::results_in_place<L>(out));

@@ -32,7 +32,10 @@
   "usable in a constant expression: lambdas are implicitly constexpr, but helper functions "   \
   "must be declared constexpr, math must go through calx:: functions (calx::sin, not "         \
   "std::sin), and it must not read globals or other runtime state (pass data as arguments). "  \
-  "If the next error shows a call to calx::detail::trace_error, its text says what calx found"
+  "If the next error shows a call to calx::detail::trace_error, its text says what calx found. "  \
+  "A transform (grad, jvp, ...) applied inside another trace to a function that reduces over "    \
+  "a runtime batch of that trace is not supported yet (the inner function sees a number, not "   \
+  "the batch): apply the transform outside the trace, to the numbers (calx::grad(loss)(w, xs))"
 
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \

@@ -39,6 +39,31 @@ template <class Program, class Tree, class L, std::size_t First>
 using result_tree_t =
     rebind_t<Tree, std::conditional_t<any_batched_output<Program>(First, leaf_count_v<Tree>), batched<L>, L>>;
 
+/// `result_tree_t` for each element of a returned tuple or pair, so that a per-sample
+/// element is a column and a reduced one a number (a program's results over batches).
+template <class Program, class Tree, class L, std::size_t First = 0>
+struct split_result {
+  using type = result_tree_t<Program, Tree, L, First>;
+};
+template <class Program, class A, class B, class L, std::size_t First>
+struct split_result<Program, std::pair<A, B>, L, First> {
+  using type = std::pair<typename split_result<Program, A, L, First>::type,
+                         typename split_result<Program, B, L, First + leaf_count_v<A>>::type>;
+};
+template <class Program, class... T, class L, std::size_t First>
+struct split_result<Program, std::tuple<T...>, L, First> {
+  template <std::size_t I>
+  static constexpr std::size_t offset = [] {
+    constexpr std::size_t n[] = {leaf_count_v<T>..., 0};
+    std::size_t o = First;
+    for (std::size_t k = 0; k < I; ++k) o += n[k];
+    return o;
+  }();
+  using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::tuple<typename split_result<Program, T, L, offset<I>>::type...>{};
+  }(std::index_sequence_for<T...>{}));
+};
+
 /// Output views of a result structure (the traced output `Spec` with number or column
 /// leaves): each leaf of `r` is a column (something with data() and size()) or a number.
 template <class Spec, class L, class R>
