@@ -3,6 +3,7 @@
 #include <calx/calx.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <span>
 #include <tuple>
@@ -38,6 +39,14 @@ int main() {
   const auto& [dl_dxs, dl_dw] = g;                                            // a column and a number
   // [batch_grad]
   std::printf("mean loss %.6f, dloss/dw %.6f, dloss/dxs[4] %.6f\n", l, dl_dw, dl_dxs[4]);
+
+  // [batch_trace]
+  const auto program = calx::trace(loss, xs, 2.0);   // xs: a std::vector<double>
+  double traced = program(xs, 2.0);                    // also on another batch, of any length
+  // [batch_trace]
+  std::printf("traced mean loss %.6f (as above: %s), on the first two samples %.6f\n", traced,
+              std::abs(traced - l) <= 1e-12 * std::abs(l) ? "yes" : "no",
+              program(std::span<const double>(xs).first(2), 2.0));
 
   // [into]
   std::vector<double> buffer(xs.size());
