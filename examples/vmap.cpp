@@ -48,6 +48,14 @@ int main() {
               std::abs(traced - l) <= 1e-12 * std::abs(l) ? "yes" : "no",
               program(std::span<const double>(xs).first(2), 2.0));
 
+  // [batch_nested]
+  const auto dloss_dw = calx::trace(calx::grad(loss, calx::argnums<1>), xs, 2.0);  // a program
+  auto [dw, dww] = calx::jvp(calx::grad(loss, calx::argnums<1>), std::tuple{xs, 2.0},
+                             std::tuple{std::vector<double>(xs.size(), 1.0), 0.0});  // d/dw, and its change as every x grows
+  // [batch_nested]
+  std::printf("traced dloss/dw %.6f (as above: %s), its derivative along xs + t %.6f\n", dloss_dw(xs, 2.0),
+              dloss_dw(xs, 2.0) == dw && std::abs(dw - dl_dw) <= 1e-12 * std::abs(dl_dw) ? "yes" : "no", dww);
+
   // [into]
   std::vector<double> buffer(xs.size());
   std::span<double> column{buffer};

@@ -232,4 +232,61 @@ TEMPLATE_TEST_CASE("grad of a sum over vmap(f) with a std::array batch", "[vmap]
                tolerance{2 * eps, 4 * eps * 20 / 5});
 }
 
+// A transform of a transform of a function that reduces over a runtime batch (issue 9):
+// trace(grad(loss)), trace(value_and_grad(loss)), jvp(grad(loss)) and grad(grad(loss)) with
+// the batch as an argument. The outer transform builds the inner one's program from the
+// loss's trace on the same arguments, so the batch stays a batch (detail/call/gradient.hpp).
+constexpr auto sin_sample = [](auto x, auto w) { return calx::sin(x * w); };
+constexpr auto sin_loss = [](auto w, auto xs) {
+  return calx::mean(calx::vmap(sin_sample, calx::in_axes<0, calx::none>)(xs, w));
+};
+
+TEMPLATE_TEST_CASE("transforms of a transform of a batch loss: trace(grad), jvp(grad), grad(grad)", "[vmap][grad][jvp]",
+                   float, double) {
+  using T = TestType;
+  const T w = T(0.7);
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{37}, std::size_t{3000}}) {
+    INFO("samples: " << n);
+    const std::vector<T> x = column<T>(n, -2, 2, 4);
+    // Closed forms in long double: d/dw = mean(x cos(w x)), d2/dw2 = mean(-x^2 sin(w x)),
+    // d/dx_i = w cos(w x_i) / n. Bound: the summation's worst case (n + 4 roundings of the
+    // mean of |terms|, sin and cos within a few ulp each).
+    long double d1 = 0, d2 = 0, a1 = 0, a2 = 0;
+    for (T xi : x) {
+      const long double c = std::cos(static_cast<long double>(w) * xi), sn = std::sin(static_cast<long double>(w) * xi);
+      d1 += xi * c;
+      d2 -= xi * xi * sn;
+      a1 += std::abs(xi * c);
+      a2 += std::abs(xi * xi * sn);
+    }
+    const long double nn = static_cast<long double>(n);
+    auto near = [&](double got, long double want, long double size) {
+      return std::abs(static_cast<long double>(got) - want) <= (nn + 8) * eps * size / nn + eps * std::abs(want);
+    };
+    // trace(grad(loss)): the same program as grad(loss) on the numbers, so the same bits.
+    const auto traced = calx::trace(calx::grad(sin_loss), w, x);
+    const T g = calx::grad(sin_loss)(w, x);
+    CHECK(traced(w, x) == g);
+    CHECK(near(g, d1 / nn, a1));
+    const auto [value, g2] = calx::trace(calx::value_and_grad(sin_loss), w, x)(w, x);
+    CHECK(g2 == g);
+    CHECK(value == calx::trace(sin_loss, w, x)(w, x));
+    // The gradient with respect to the batch: a column.
+    const auto column_grad = calx::trace(calx::grad(sin_loss, calx::argnums<1>), w, x)(w, x);
+    STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(column_grad)>, calx::batched<T>>);
+    REQUIRE(column_grad.size() == n);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      wrong += !(std::abs(column_grad[i] - static_cast<long double>(w) * std::cos(static_cast<long double>(w) * x[i]) / nn) <=
+                 8 * eps * (std::abs(static_cast<long double>(w)) / nn));
+    CHECK(wrong == 0);
+    // jvp(grad(loss)) in w: the second derivative as the tangent; grad(grad(loss)) the same.
+    const auto [primal, tangent] = calx::jvp(calx::grad(sin_loss), std::tuple{w, x}, std::tuple{T(1), std::vector<T>(n, T(0))});
+    CHECK(primal == g);
+    CHECK(near(tangent, d2 / nn, a2));
+    CHECK(near(calx::grad(calx::grad(sin_loss))(w, x), d2 / nn, a2));
+  }
+}
+
 }  // namespace

@@ -34,8 +34,10 @@
   "std::sin), and it must not read globals or other runtime state (pass data as arguments). "  \
   "If the next error shows a call to calx::detail::trace_error, its text says what calx found. "  \
   "A transform (grad, jvp, ...) applied inside another trace to a function that reduces over "    \
-  "a runtime batch of that trace is not supported yet (the inner function sees a number, not "   \
-  "the batch): apply the transform outside the trace, to the numbers (calx::grad(loss)(w, xs))"
+  "a runtime batch, and called there on a traced value, is not supported yet (the inner "        \
+  "function sees a number, not the batch): transform the transform itself "                      \
+  "(calx::trace(calx::grad(loss), w, xs), calx::jvp(calx::grad(loss), ...)), or apply it to the " \
+  "numbers (calx::grad(loss)(w, xs))"
 
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \

@@ -11,6 +11,8 @@
 #include <calx/detail/call/batched_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
 
+#include <array>
+#include <cstddef>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -215,6 +217,65 @@ struct derivative_fn {
     else
       return invalid_program{};
   }
+};
+
+/// The call of `G` on argument trees `Trees...` as they are (tracer leaves, runtime batches
+/// marked `batched_leaf`): `traced_call` for trees.
+template <class G, class... Trees>
+struct marked_call {
+  using source = trace_source<G, Trees...>;
+  using output_tree = typename source::output_tree;
+  static constexpr std::array<std::size_t, sizeof...(Trees) + 1> offsets = [] {
+    std::array<std::size_t, sizeof...(Trees) + 1> o{};
+    std::size_t counts[] = {leaf_count_v<Trees>..., 0};
+    for (std::size_t i = 0; i < sizeof...(Trees); ++i) o[i + 1] = o[i] + counts[i];
+    return o;
+  }();
+};
+
+/// Whether a derivative transform traced on `Trees...` is made from its function's trace:
+/// where a runtime batch is among the arguments (inside calx::trace or jvp), and for the
+/// kinds that take batches.
+template <derivative_kind Kind, bool Aux, class... Trees>
+inline constexpr bool traced_over_batch =
+    (Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad) && !Aux &&
+    (tree_traits<Trees>::has_batch || ...);
+
+/// grad or value_and_grad of `G` traced on arguments that hold runtime batches: the
+/// derivative program built from `G`'s trace on the same trees, so that a batch stays a
+/// batch. Calling the transform on tracers instead would trace `G` on a plain number.
+template <class G, class Argnums, bool Aux, derivative_kind Kind, class... Trees>
+  requires traced_over_batch<Kind, Aux, Trees...>
+struct trace_source<derivative_transform<G, Argnums, Aux, Kind>, Trees...> {
+  using C = marked_call<G, Trees...>;
+  using Info = argnums_info<Argnums, sizeof...(Trees)>;
+  using V = typename C::output_tree;
+  using Derived = vjp_source<typename C::source, wrt_spec<C, Info>, range_spec<0, leaf_count_v<V>>, false>;
+  // The transform's own checks (argnums, a scalar result), with their messages; the
+  // result's type is only formed once they pass.
+  static constexpr bool checked =
+      diagnose_derivative<Kind, Info, true, (std::is_same_v<V, tracer> || (traced_whole<V> && leaf_count_v<V> == 1)),
+                          picks_integers<Info, Trees...>()>();
+  struct unchecked {
+    using type = tracer;
+  };
+  using grads = typename std::conditional_t<checked, grad_result<Info, tracer, Trees...>, unchecked>::type;
+  using output_tree = std::conditional_t<Kind == derivative_kind::grad, grads, std::pair<V, grads>>;
+  static constexpr graph build() {
+    if constexpr (!checked) {
+      return graph{};
+    } else {
+      graph g = Derived::build();  // outputs: the value, then the gradients
+      if constexpr (Kind == derivative_kind::grad)
+        g.outputs.erase(g.outputs.begin(), g.outputs.begin() + static_cast<std::ptrdiff_t>(value_count_v<V>));
+      return g;
+    }
+  }
+};
+template <class G, class Argnums, bool Aux, derivative_kind Kind, class... Trees>
+  requires traced_over_batch<Kind, Aux, Trees...>
+struct traced_through<derivative_transform<G, Argnums, Aux, Kind>, Trees...> {
+  using function = G;
 };
 
 }  // namespace detail

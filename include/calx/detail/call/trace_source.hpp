@@ -115,6 +115,12 @@ struct trace_source {
   }
 };
 
+/// For a transform `F` whose trace on `Trees...` is made from its function's own trace
+/// (a transform of a function over runtime batches, detail/call/gradient.hpp): that
+/// function, `function`, which is what is diagnosed. Empty otherwise.
+template <class F, class... Trees>
+struct traced_through {};
+
 /// Whether tracing `F` on `Trees...` is a constant expression (helpers constexpr, no
 /// runtime state read): a substitution failure here rather than a hard error lets calx
 /// say what is wrong.
@@ -130,7 +136,16 @@ concept constant_traceable =
 /// The checks every entry point runs before tracing, in order, each with its fix-it
 /// message; later asserts are guarded so only the first failure is reported.
 template <class F, class... Trees>
+constexpr bool diagnose_function();
+template <class F, class... Trees>
 constexpr bool diagnose_traceable() {
+  if constexpr (requires { typename traced_through<F, Trees...>::function; })
+    return diagnose_function<typename traced_through<F, Trees...>::function, Trees...>();
+  else
+    return diagnose_function<F, Trees...>();
+}
+template <class F, class... Trees>
+constexpr bool diagnose_function() {
   constexpr bool stateless = stateless_v<F>;
   static_assert(stateless, CALX_MSG_CAPTURES);
   // Arguments that cannot be traced (a struct that cannot hold tracers) were reported by
