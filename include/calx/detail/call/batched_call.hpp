@@ -52,15 +52,8 @@ struct split_result<Program, std::pair<A, B>, L, First> {
 };
 template <class Program, class... T, class L, std::size_t First>
 struct split_result<Program, std::tuple<T...>, L, First> {
-  template <std::size_t I>
-  static constexpr std::size_t offset = [] {
-    constexpr std::size_t n[] = {leaf_count_v<T>..., 0};
-    std::size_t o = First;
-    for (std::size_t k = 0; k < I; ++k) o += n[k];
-    return o;
-  }();
   using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::tuple<typename split_result<Program, T, L, offset<I>>::type...>{};
+    return std::tuple<typename split_result<Program, T, L, First + leaf_offsets<T...>[I]>::type...>{};
   }(std::index_sequence_for<T...>{}));
 };
 

@@ -225,12 +225,7 @@ template <class G, class... Trees>
 struct marked_call {
   using source = trace_source<G, Trees...>;
   using output_tree = typename source::output_tree;
-  static constexpr std::array<std::size_t, sizeof...(Trees) + 1> offsets = [] {
-    std::array<std::size_t, sizeof...(Trees) + 1> o{};
-    std::size_t counts[] = {leaf_count_v<Trees>..., 0};
-    for (std::size_t i = 0; i < sizeof...(Trees); ++i) o[i + 1] = o[i] + counts[i];
-    return o;
-  }();
+  static constexpr const auto& offsets = leaf_offsets<Trees...>;
 };
 
 /// Whether a derivative transform traced on `Trees...` is made from its function's trace:

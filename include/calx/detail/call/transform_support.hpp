@@ -52,6 +52,15 @@ constexpr void report_missing_rule() {
   [[maybe_unused]] constexpr int op_without_the_rule = name_the_missing_rule<Source>();
 }
 
+/// The flat position of each of the structures `A...` laid end to end, and their total.
+template <class... A>
+inline constexpr std::array<std::size_t, sizeof...(A) + 1> leaf_offsets = [] {
+  std::array<std::size_t, sizeof...(A) + 1> o{};
+  std::size_t counts[] = {leaf_count_v<A>..., 0};
+  for (std::size_t i = 0; i < sizeof...(A); ++i) o[i + 1] = o[i] + counts[i];
+  return o;
+}();
+
 /// `F` called with arguments `A...`: its trace, leaf type and flat layout.
 template <class F, class... A>
 struct traced_call {
@@ -60,12 +69,7 @@ struct traced_call {
   using output_tree = typename source::output_tree;
   static constexpr std::size_t inputs = (std::size_t{0} + ... + leaf_count_v<A>);
   static constexpr std::size_t outputs = leaf_count_v<output_tree>;
-  static constexpr std::array<std::size_t, sizeof...(A) + 1> offsets = [] {
-    std::array<std::size_t, sizeof...(A) + 1> o{};
-    std::size_t counts[] = {leaf_count_v<A>..., 0};
-    for (std::size_t i = 0; i < sizeof...(A); ++i) o[i + 1] = o[i] + counts[i];
-    return o;
-  }();
+  static constexpr const auto& offsets = leaf_offsets<A...>;
 };
 
 /// Whether `T...` matches `A...` one for one in structure, with every leaf of `T` an `L`
