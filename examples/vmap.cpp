@@ -32,7 +32,7 @@ int main() {
     std::printf("sample %zu: f %.6f  df/dx %.6f  df/dy %.6f  d2f/dx2 %.6f\n", i, values[i], dx[i], dy[i], d2[i]);
 
   // [batch_grad]
-  constexpr auto loss = [](auto xs, auto w) {
+  static constexpr auto loss = [](auto xs, auto w) {  // static: traced lambdas below call it
     return calx::mean(calx::vmap(f, calx::in_axes<0, calx::none>)(xs, w));
   };
   auto [l, g] = calx::value_and_grad(loss, calx::argnums<0, 1>)(xs, 2.0);
@@ -50,11 +50,23 @@ int main() {
 
   // [batch_nested]
   const auto dloss_dw = calx::trace(calx::grad(loss, calx::argnums<1>), xs, 2.0);  // a program
-  auto [dw, dww] = calx::jvp(calx::grad(loss, calx::argnums<1>), std::tuple{xs, 2.0},
-                             std::tuple{std::vector<double>(xs.size(), 1.0), 0.0});  // d/dw, and its change as every x grows
+  auto [dw, dw_tangent] = calx::jvp(calx::grad(loss, calx::argnums<1>), std::tuple{xs, 2.0},
+                                    std::tuple{std::vector<double>(xs.size(), 1.0), 0.0});  // d/dw, and its change as every x grows
   // [batch_nested]
   std::printf("traced dloss/dw %.6f (as above: %s), its derivative along xs + t %.6f\n", dloss_dw(xs, 2.0),
-              dloss_dw(xs, 2.0) == dw && std::abs(dw - dl_dw) <= 1e-12 * std::abs(dl_dw) ? "yes" : "no", dww);
+              dloss_dw(xs, 2.0) == dw && std::abs(dw - dl_dw) <= 1e-12 * std::abs(dl_dw) ? "yes" : "no", dw_tangent);
+
+  // [batch_inside]
+  const auto step = calx::trace([](auto xs, auto w) {  // xs: a calx::batch_tracer here
+    const auto scaled = 0.5 * xs;                        // a batch_tracer too
+    return w - 0.1 * calx::grad(loss, calx::argnums<1>)(scaled, w);
+  }, xs, 2.0);
+  // [batch_inside]
+  std::vector<double> half_xs(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) half_xs[i] = 0.5 * xs[i];
+  const double step_ref = 2.0 - 0.1 * calx::grad(loss, calx::argnums<1>)(half_xs, 2.0);
+  std::printf("a gradient step on half the samples %.6f (as on the numbers: %s)\n", step(xs, 2.0),
+              std::abs(step(xs, 2.0) - step_ref) <= 1e-12 * std::abs(step_ref) ? "yes" : "no");
 
   // [into]
   std::vector<double> buffer(xs.size());

@@ -241,6 +241,25 @@ constexpr auto sin_loss = [](auto w, auto xs) {
   return calx::mean(calx::vmap(sin_sample, calx::in_axes<0, calx::none>)(xs, w));
 };
 
+/// sin_loss's first and second derivatives in w, in long double: d/dw = mean(x cos(w x)),
+/// d2/dw2 = mean(-x^2 sin(w x)), each with the bound of a float or double sum of its terms
+/// (the summation's worst case: n + 8 roundings of the mean of |terms|, sin and cos within a
+/// few ulp each, and one rounding of the result).
+struct sin_loss_derivatives {
+  long double d1, d2, bound1, bound2;
+};
+template <class T>
+sin_loss_derivatives sin_loss_closed_forms(T w, const std::vector<T>& x) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  long double d1 = 0, d2 = 0, a1 = 0, a2 = 0;
+  for (T xi : x) {
+    const long double c = std::cos(static_cast<long double>(w) * xi), sn = std::sin(static_cast<long double>(w) * xi);
+    d1 += xi * c, d2 -= xi * xi * sn, a1 += std::abs(xi * c), a2 += std::abs(xi * xi * sn);
+  }
+  const long double n = static_cast<long double>(x.size());
+  return {d1 / n, d2 / n, (n + 8) * eps * a1 / n + eps * std::abs(d1 / n), (n + 8) * eps * a2 / n + eps * std::abs(d2 / n)};
+}
+
 TEMPLATE_TEST_CASE("transforms of a transform of a batch loss: trace(grad), jvp(grad), grad(grad)", "[vmap][grad][jvp]",
                    float, double) {
   using T = TestType;
@@ -249,26 +268,16 @@ TEMPLATE_TEST_CASE("transforms of a transform of a batch loss: trace(grad), jvp(
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{37}, std::size_t{3000}}) {
     INFO("samples: " << n);
     const std::vector<T> x = column<T>(n, -2, 2, 4);
-    // Closed forms in long double: d/dw = mean(x cos(w x)), d2/dw2 = mean(-x^2 sin(w x)),
-    // d/dx_i = w cos(w x_i) / n. Bound: the summation's worst case (n + 4 roundings of the
-    // mean of |terms|, sin and cos within a few ulp each).
-    long double d1 = 0, d2 = 0, a1 = 0, a2 = 0;
-    for (T xi : x) {
-      const long double c = std::cos(static_cast<long double>(w) * xi), sn = std::sin(static_cast<long double>(w) * xi);
-      d1 += xi * c;
-      d2 -= xi * xi * sn;
-      a1 += std::abs(xi * c);
-      a2 += std::abs(xi * xi * sn);
-    }
+    // Closed forms: sin_loss_closed_forms; d/dx_i = w cos(w x_i) / n.
+    const sin_loss_derivatives want = sin_loss_closed_forms(w, x);
     const long double nn = static_cast<long double>(n);
-    auto near = [&](double got, long double want, long double size) {
-      return std::abs(static_cast<long double>(got) - want) <= (nn + 8) * eps * size / nn + eps * std::abs(want);
-    };
+    auto near1 = [&](double got) { return std::abs(static_cast<long double>(got) - want.d1) <= want.bound1; };
+    auto near2 = [&](double got) { return std::abs(static_cast<long double>(got) - want.d2) <= want.bound2; };
     // trace(grad(loss)): the same program as grad(loss) on the numbers, so the same bits.
     const auto traced = calx::trace(calx::grad(sin_loss), w, x);
     const T g = calx::grad(sin_loss)(w, x);
     CHECK(traced(w, x) == g);
-    CHECK(near(g, d1 / nn, a1));
+    CHECK(near1(g));
     const auto [value, g2] = calx::trace(calx::value_and_grad(sin_loss), w, x)(w, x);
     CHECK(g2 == g);
     CHECK(value == calx::trace(sin_loss, w, x)(w, x));
@@ -284,8 +293,85 @@ TEMPLATE_TEST_CASE("transforms of a transform of a batch loss: trace(grad), jvp(
     // jvp(grad(loss)) in w: the second derivative as the tangent; grad(grad(loss)) the same.
     const auto [primal, tangent] = calx::jvp(calx::grad(sin_loss), std::tuple{w, x}, std::tuple{T(1), std::vector<T>(n, T(0))});
     CHECK(primal == g);
-    CHECK(near(tangent, d2 / nn, a2));
-    CHECK(near(calx::grad(calx::grad(sin_loss))(w, x), d2 / nn, a2));
+    CHECK(near2(tangent));
+    CHECK(near2(calx::grad(calx::grad(sin_loss))(w, x)));
+  }
+}
+
+// The same transforms called inside a traced function of one's own, on the batch argument
+// (a calx::batch_tracer there) or on a value computed from it: the transform traces the
+// loss over the batch, as it does on numbers. Each against the transform on the numbers.
+TEMPLATE_TEST_CASE("a transform of a batch loss called inside one's own traced function", "[vmap][grad][jvp]", float,
+                   double) {
+  using T = TestType;
+  const T w = T(0.7);
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{37}, std::size_t{3000}}) {
+    INFO("samples: " << n);
+    const std::vector<T> x = column<T>(n, -2, 2, 5);
+    std::vector<T> x2(n);
+    for (std::size_t i = 0; i < n; ++i) x2[i] = T(2) * x[i];
+    const T g = calx::grad(sin_loss)(w, x);
+    // Closed forms: forward over reverse adds in another order than reverse over reverse,
+    // so the second derivatives agree within the summation's bound, not bit for bit.
+    const sin_loss_derivatives want = sin_loss_closed_forms(w, x);
+    auto near2 = [&](double got) { return std::abs(static_cast<long double>(got) - want.d2) <= want.bound2; };
+    // The batch as it is, and the result scaled: the same program, then one exact product.
+    const auto twice = calx::trace(
+        [](auto w, auto xs) {
+          static_assert(std::is_same_v<decltype(xs), calx::batch_tracer>);
+          static_assert(std::is_same_v<decltype(calx::sin(xs * w)), calx::batch_tracer>);
+          static_assert(std::is_same_v<decltype(calx::mean(xs)), calx::tracer>);
+          return 2.0 * calx::grad(sin_loss)(w, xs);
+        },
+        w, x);
+    CHECK(twice(w, x) == T(2) * g);
+    // A batch computed from the argument (2 x is exact): as grad on the doubled numbers.
+    const auto doubled = calx::trace([](auto w, auto xs) { return calx::grad(sin_loss)(w, 2.0 * xs); }, w, x);
+    CHECK(doubled(w, x) == calx::grad(sin_loss)(w, x2));
+    const auto mapped_batch = calx::trace(
+        [](auto w, auto xs) { return calx::grad(sin_loss)(w, calx::vmap([](auto v) { return v + v; })(xs)); }, w, x);
+    CHECK(mapped_batch(w, x) == calx::grad(sin_loss)(w, x2));
+    // value_and_grad, and the gradient with respect to the batch summed in the trace.
+    const auto [v0, d0] = calx::value_and_grad(sin_loss)(w, x);
+    const auto both = calx::trace(
+        [](auto w, auto xs) {
+          const auto [v, d] = calx::value_and_grad(sin_loss)(w, xs);
+          return std::pair{v, d};
+        },
+        w, x);
+    const auto [value, derivative] = both(w, x);
+    CHECK(value == v0);
+    CHECK(derivative == d0);
+    const auto column_sum = calx::trace(
+        [](auto w, auto xs) {
+          const auto dxs = calx::grad(sin_loss, calx::argnums<1>)(w, xs);
+          static_assert(std::is_same_v<std::remove_cvref_t<decltype(dxs)>, calx::batch_tracer>);
+          return calx::sum(dxs);
+        },
+        w, x);
+    const auto dxs = calx::grad(sin_loss, calx::argnums<1>)(w, x);
+    long double s = 0, a = 0;
+    for (std::size_t i = 0; i < n; ++i) s += dxs[i], a += std::abs(static_cast<long double>(dxs[i]));
+    CHECK(std::abs(static_cast<long double>(column_sum(w, x)) - s) <= sum_bound<T>(n, static_cast<double>(a)));
+    // jvp called inside the trace on the batch, its tangent a batch too (tangents in a trace
+    // are traced values; w / w is exactly 1): in w, grad(grad).
+    const auto hvp = calx::trace(
+        [](auto w, auto xs) {
+          return calx::jvp(calx::grad(sin_loss), std::tuple{w, xs}, std::tuple{w / w, 0.0 * xs}).second;
+        },
+        w, x);
+    CHECK(near2(hvp(w, x)));
+    // Transforms of the function of one's own: jvp in w gives the second derivative; grad
+    // of g(w) w gives g'(w) w + g(w).
+    constexpr auto inner = [](auto w, auto xs) { return calx::grad(sin_loss)(w, xs); };
+    const auto [p, t] = calx::jvp(inner, std::tuple{w, x}, std::tuple{T(1), std::vector<T>(n, T(0))});
+    CHECK(p == g);
+    CHECK(near2(t));
+    const T h = calx::grad([](auto w, auto xs) { return calx::grad(sin_loss)(w, xs) * w; })(w, x);
+    const long double h_want = want.d2 * w + want.d1;
+    CHECK(std::abs(static_cast<long double>(h) - h_want) <=
+          want.bound2 * std::abs(w) + want.bound1 + 2 * eps * std::abs(h_want));
   }
 }
 

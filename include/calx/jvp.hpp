@@ -64,6 +64,17 @@ struct jvp_fn {
         if constexpr (!rules_found<Source>()) {
           report_missing_rule<Source>();
           return invalid_program{};
+        } else if constexpr (std::is_same_v<L, tracer>) {  // inside a trace, batches (batch_tracers) too
+          const auto flat = concat(std::apply([](const A&... x) { return flatten_args<L>(x...); }, primals),
+                                   flatten_args<L>(t...));
+          const auto out = run<Source>(flat);
+          using V = rebind_t<typename Split::value, L>;
+          const V value = unflatten<V>(out, 0);
+          const V tangent = unflatten<V>(out, slot_count_v<typename C::output_tree, L>);
+          if constexpr (Aux)
+            return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
+          else
+            return std::pair{value, tangent};
         } else if constexpr ((has_batch_v<A> || ...) || (has_batch_v<TA> || ...)) {
           // Runtime batches: values and tangents are columns wherever they are per sample.
           using Out = typename C::output_tree;
@@ -79,17 +90,6 @@ struct jvp_fn {
             return std::tuple{std::move(out.first), std::move(tan.first), std::move(out.second)};
           else
             return std::pair{std::move(out), std::move(tan)};
-        } else if constexpr (std::is_same_v<L, tracer>) {
-          const auto flat = concat(std::apply([](const A&... x) { return flatten_args<L>(x...); }, primals),
-                                   flatten_args<L>(t...));
-          const auto out = run<Source>(flat);
-          using V = rebind_t<typename Split::value, L>;
-          const V value = unflatten<V>(out, 0);
-          const V tangent = unflatten<V>(out, slot_count_v<typename C::output_tree, L>);
-          if constexpr (Aux)
-            return std::tuple{value, tangent, unflatten<rebind_t<typename Split::aux, L>>(out, slot_count_v<V, L>)};
-          else
-            return std::pair{value, tangent};
         } else {  // numbers, read and written in place (the tangents of auxiliary data unused)
           rebind_t<typename C::output_tree, L> value{}, tangent{};
           std::apply(

@@ -20,9 +20,9 @@ template <class... A>
 using plain_result_t = std::conditional_t<std::is_floating_point_v<std::common_type_t<A...>>,
                                           std::common_type_t<A...>, double>;
 
-template <class Op>
+template <class Op, class... A>
 struct traced_result {
-  using type = traced_result_t<Op>;
+  using type = std::conditional_t<std::is_same_v<traced_result_t<Op>, tracer>, real_result_t<A...>, traced_result_t<Op>>;
 };
 
 /// What `op_fn<Op>` gives for operands `A...`: a traced value, or a plain number. (The op's
@@ -38,7 +38,7 @@ struct plain_result<A...> {
   using type = plain_result_t<A...>;
 };
 template <class Op, class... A>
-using apply_result_t = typename std::conditional_t<(traced<A> || ...), traced_result<Op>, plain_result<A...>>::type;
+using apply_result_t = typename std::conditional_t<(traced<A> || ...), traced_result<Op, A...>, plain_result<A...>>::type;
 
 /// Records `Op` on traced operands; on plain numbers, runs its kernel or else its
 /// decomposition. Every function that records ops declares its return type: deducing it
@@ -46,7 +46,7 @@ using apply_result_t = typename std::conditional_t<(traced<A> || ...), traced_re
 template <class Op, class... A>
 CALX_HOST_DEVICE constexpr apply_result_t<Op, A...> apply(const A&... a) {
   if constexpr ((traced<A> || ...)) {
-    return emit<Op>(a...);
+    return apply_result_t<Op, A...>(emit<Op>(a...));
   } else {
     using T = plain_result_t<A...>;
     if constexpr (requires { op_traits<Op>::kernel(static_cast<T>(a)...); })
@@ -91,7 +91,7 @@ concept tensor_operand = tensor_type<A> || trace_operand<A>;
 
 /// A real operand of a traced expression: a tracer or a plain number.
 template <class T>
-concept real_operand = std::same_as<std::remove_cvref_t<T>, tracer> || number<T>;
+concept real_operand = real_tracer<T> || number<T>;
 
 /// The function object of an op: `calx::sin`, `calx::pow`, ..., and a user's own
 /// (`inline constexpr calx::op_fn<softplus_op> softplus{};`). Real operands, real result.
@@ -137,9 +137,10 @@ struct where_fn {
       if constexpr (std::same_as<C, bool>) {
         detail::graph* g = detail::common_graph(a, b);
         int id = c ? detail::operand_id(g, a) : detail::operand_id(g, b);
-        return tracer{id < 0 ? nullptr : g, id};
-      } else
-        return detail::emit<where_op>(c, a, b);
+        return detail::apply_result_t<where_op, C, A, B>(tracer{id < 0 ? nullptr : g, id});
+      } else {
+        return detail::apply<where_op>(c, a, b);
+      }
     } else {
       using T = detail::plain_result_t<A, B>;
       return c ? static_cast<T>(a) : static_cast<T>(b);
@@ -192,25 +193,24 @@ inline constexpr where_fn where{};
 /// poisoned conversion to double (the std::sin message) would otherwise make clang take
 /// the built-in `double + int` for `x + true`.
 template <class A, class B>
-concept tracer_with_bool = (std::same_as<A, tracer> && std::same_as<B, bool>) ||
-                           (std::same_as<A, bool> && std::same_as<B, tracer>);
+concept tracer_with_bool = (real_tracer<A> && std::same_as<B, bool>) || (std::same_as<A, bool> && real_tracer<B>);
 
 // The result type is spelled out: naming traced_result_t<add_op> here would need the op's
 // traits, which are defined after this header.
-#define CALX_TRACED_BINARY(sym, Op, Result)                                           \
+#define CALX_TRACED_BINARY(sym, Op, ...)                                              \
   template <real_operand A, real_operand B>                                           \
-    requires(std::same_as<A, tracer> || std::same_as<B, tracer>)                      \
-  constexpr Result operator sym(const A& a, const B& b) {                             \
-    return detail::emit<Op>(a, b);                                                    \
+    requires(real_tracer<A> || real_tracer<B>)                                        \
+  constexpr __VA_ARGS__ operator sym(const A& a, const B& b) {                        \
+    return __VA_ARGS__(detail::emit<Op>(a, b));                                       \
   }                                                                                   \
   template <class A, class B>                                                         \
     requires tracer_with_bool<A, B>                                                   \
-  Result operator sym(const A&, const B&) = delete;
+  __VA_ARGS__ operator sym(const A&, const B&) = delete;
 
-CALX_TRACED_BINARY(+, add_op, tracer)
-CALX_TRACED_BINARY(-, sub_op, tracer)
-CALX_TRACED_BINARY(*, mul_op, tracer)
-CALX_TRACED_BINARY(/, div_op, tracer)
+CALX_TRACED_BINARY(+, add_op, detail::real_result_t<A, B>)
+CALX_TRACED_BINARY(-, sub_op, detail::real_result_t<A, B>)
+CALX_TRACED_BINARY(*, mul_op, detail::real_result_t<A, B>)
+CALX_TRACED_BINARY(/, div_op, detail::real_result_t<A, B>)
 CALX_TRACED_BINARY(<, lt_op, bool_tracer)
 CALX_TRACED_BINARY(<=, le_op, bool_tracer)
 CALX_TRACED_BINARY(>, gt_op, bool_tracer)
@@ -219,10 +219,10 @@ CALX_TRACED_BINARY(==, eq_op, bool_tracer)
 CALX_TRACED_BINARY(!=, ne_op, bool_tracer)
 #undef CALX_TRACED_BINARY
 
-template <std::same_as<tracer> T>
-constexpr tracer operator-(const T& a) { return detail::emit<neg_op>(a); }
-template <std::same_as<tracer> T>
-constexpr tracer operator+(const T& a) { return a; }
+template <real_tracer T>
+constexpr T operator-(const T& a) { return T(detail::emit<neg_op>(a)); }
+template <real_tracer T>
+constexpr T operator+(const T& a) { return a; }
 
 template <real_operand B>
 constexpr tracer& operator+=(tracer& a, const B& b) { return a = a + b; }

@@ -29,16 +29,16 @@ struct sum_fn {
     return detail::sum_over<X, A>(x);
   }
   /// The sum over the batch of a batched traced value.
-  template <std::same_as<tracer> T>
+  template <real_tracer T>
   constexpr tracer operator()(const T& x) const { return detail::emit<batch_sum_op>(x); }
   /// The sum of the elements of a std::array, or of a range of numbers.
   template <class R>
     requires requires(const R& r) { std::begin(r); std::end(r); }
   constexpr auto operator()(const R& r) const {
     using T = std::remove_cvref_t<decltype(*std::begin(r))>;
-    if constexpr (std::is_same_v<T, tracer>) {
-      tracer s{};  // symbolic zero: the empty sum
-      for (const tracer& x : r) s = s + x;
+    if constexpr (real_tracer<T>) {
+      T s{};  // symbolic zero: the empty sum
+      for (const T& x : r) s = s + x;
       return s;
     } else {
       T s{};
@@ -64,7 +64,7 @@ struct mean_fn {
     else
       return detail::sum_over<X, A>(x) / static_cast<T>(X::shape[A]);
   }
-  template <std::same_as<tracer> T>
+  template <real_tracer T>
   constexpr tracer operator()(const T& x) const {
     return detail::emit<batch_sum_op>(x) / detail::emit<batch_size_op>(x);
   }

@@ -31,6 +31,20 @@ struct tracer {
   }
 };
 
+/// A traced value with one value per sample of a runtime batch: what a traced function
+/// receives for a `std::vector` or `std::span` argument, and what arithmetic and calx's
+/// functions give when an operand is one (a reduction, `calx::sum` or `calx::mean`, gives a
+/// `tracer`). The type carries the batch to a transform called inside the trace:
+/// `calx::grad(loss)(w, xs)` there traces `loss` over a batch, as it does on numbers.
+struct batch_tracer : tracer {
+  constexpr batch_tracer() = default;
+  constexpr explicit batch_tracer(const tracer& t) : tracer(t) {}
+};
+
+/// A real traced value: a `tracer` or a `batch_tracer`.
+template <class T>
+concept real_tracer = std::same_as<std::remove_cvref_t<T>, tracer> || std::same_as<std::remove_cvref_t<T>, batch_tracer>;
+
 /// A traced comparison: a mask node. It cannot become a `bool`: tracing records one program
 /// for all inputs, so data-dependent branches must be written with `calx::where`.
 struct bool_tracer {
@@ -45,7 +59,7 @@ struct bool_tracer {
 
 /// A traced value of either kind.
 template <class T>
-concept traced = std::same_as<std::remove_cvref_t<T>, tracer> || std::same_as<std::remove_cvref_t<T>, bool_tracer>;
+concept traced = real_tracer<T> || std::same_as<std::remove_cvref_t<T>, bool_tracer>;
 
 /// A plain number that may appear next to traced values (it becomes a constant node).
 template <class T>
@@ -56,6 +70,11 @@ template <class T>
 concept trace_operand = traced<T> || number<T>;
 
 namespace detail {
+
+/// The real traced value an op on operands `A...` gives: a batch where one of them is.
+template <class... A>
+using real_result_t =
+    std::conditional_t<(std::same_as<std::remove_cvref_t<A>, batch_tracer> || ...), batch_tracer, tracer>;
 
 /// Not constexpr on purpose: reaching it makes tracing fail with this call in the message.
 inline void trace_error(const char*) {}

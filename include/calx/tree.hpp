@@ -30,7 +30,7 @@ struct is_extra_leaf : std::false_type {};
 /// A leaf of a structure: a float, a double, a traced value, or (with calx/simd/batch.hpp)
 /// an xsimd batch of floats or doubles, which evaluates one sample per lane.
 template <class T>
-concept tree_leaf = std::is_floating_point_v<T> || std::same_as<T, tracer> || detail::is_extra_leaf<T>::value;
+concept tree_leaf = std::is_floating_point_v<T> || real_tracer<T> || detail::is_extra_leaf<T>::value;
 
 /// An integer leaf: an argument that is passed to the function (as a traced value, converted
 /// to the program's precision) but never differentiated or batched, like JAX's static
@@ -98,8 +98,11 @@ struct tree_node<std::pair<A, B>> {
 namespace detail {
 
 /// Marks a batched input in the argument structures calx traces (the function itself
-/// sees a `calx::tracer`).
+/// sees a `calx::batch_tracer`, which marks it too).
 struct batched_leaf {};
+/// Whether leaf `T` of an argument structure calx traces is a runtime batch.
+template <class T>
+inline constexpr bool batch_mark_v = std::is_same_v<T, batched_leaf> || std::is_same_v<T, batch_tracer>;
 
 /// Whether `T` is a product node (children named one by one) or an array node (a loop).
 template <class T>
@@ -251,16 +254,19 @@ CALX_HOST_DEVICE constexpr T build_tree(Make&& make) {
 template <class T>
 struct tree_traits {
   static constexpr bool valid = tree_leaf<T> || integer_leaf<T> || std::is_same_v<T, batched_leaf>;
-  static constexpr bool has_batch = std::is_same_v<T, batched_leaf>;
+  static constexpr bool has_batch = batch_mark_v<T>;
   static constexpr bool has_integer = integer_leaf<T>;
   static constexpr std::size_t leaves = 1;
   static constexpr std::size_t values = 1;
+  /// A batch's mark stays one among tracers (a batch_tracer), so that the functions a
+  /// traced function calls see the batch too.
   template <class L>
-  using rebind = L;
+  using rebind = std::conditional_t<batch_mark_v<T> && std::is_same_v<L, tracer>, batch_tracer, L>;
   /// The precision the leaves ask for: the first float/double leaf (void: none).
-  using first_leaf = std::conditional_t<integer_leaf<T>, void, T>;
+  using first_leaf = std::conditional_t<integer_leaf<T>, void, std::conditional_t<real_tracer<T>, tracer, T>>;
   template <class L>
-  static constexpr bool uniform = std::is_same_v<T, L> || integer_leaf<T>;
+  static constexpr bool uniform =
+      std::is_same_v<T, L> || integer_leaf<T> || (std::is_same_v<T, batch_tracer> && std::is_same_v<L, tracer>);
 };
 
 /// The first of `T...` that is not void, or void.
@@ -346,6 +352,24 @@ struct tree_traits<T> {
   using first_leaf = typename tree_traits<E>::first_leaf;
   template <class L>
   static constexpr bool uniform = tree_traits<E>::template uniform<L> || (whole && std::is_same_v<L, tracer>);
+};
+
+/// `T` with its batch_tracer leaves made tracers: what a function mapped over a batch sees
+/// for one sample (vmap inside a trace).
+template <class T>
+struct sample_tree {
+  using type = T;
+};
+template <class T>
+using sample_tree_t = typename sample_tree<T>::type;
+template <class T>
+  requires(structure<T> && !traced_whole<T>)
+struct sample_tree<T> {
+  using type = typename tree_node<T>::template with<sample_tree_t>;
+};
+template <>
+struct sample_tree<batch_tracer> {
+  using type = tracer;
 };
 
 /// Whether every leaf type of `T` satisfies `P` (`any_leaf_v`: some leaf).

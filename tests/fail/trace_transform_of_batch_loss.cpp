@@ -1,9 +1,9 @@
 // A transform of a function that reduces over a runtime batch, called inside a traced
-// function of one's own: there the batch argument is a plain traced number, so the inner
-// function sees a number, not the batch. Refused with a message that names the case and
-// the fix (calx::trace(calx::grad(loss), w, xs) itself works: the transform is traced
-// from the function's own trace, tests/vmap.transformed.cpp).
-// EXPECT: applied inside another trace to a function that reduces over
+// function of one's own on a batch that was stored in a calx::tracer: the type no longer
+// says it is a batch, so the inner function would see one number. Refused with a message
+// that names calx::batch_tracer and the fix (the twin keeps the type with auto; the cases
+// that work are in tests/vmap.transformed.cpp).
+// EXPECT: must get the batch as a calx::batch_tracer
 #include <calx/calx.hpp>
 
 #include <vector>
@@ -12,6 +12,11 @@ constexpr auto loss = [](auto w, auto xs) { return calx::mean(xs * w); };
 
 int main() {
   const std::vector<double> xs{0.5, 1.0, 2.0};
-  auto p = calx::trace([](auto w, auto xs) { return calx::grad(loss)(w, xs) * 2.0; }, 0.3, xs);
+  auto p = calx::trace(
+      [](auto w, auto xs) {
+        const calx::tracer ys = xs * 2.0;
+        return calx::grad(loss)(w, ys);
+      },
+      0.3, xs);
   (void)p;
 }

@@ -33,11 +33,11 @@
   "must be declared constexpr, math must go through calx:: functions (calx::sin, not "         \
   "std::sin), and it must not read globals or other runtime state (pass data as arguments). "  \
   "If the next error shows a call to calx::detail::trace_error, its text says what calx found. "  \
-  "A transform (grad, jvp, ...) applied inside another trace to a function that reduces over "    \
-  "a runtime batch, and called there on a traced value, is not supported yet (the inner "        \
-  "function sees a number, not the batch): transform the transform itself "                      \
-  "(calx::trace(calx::grad(loss), w, xs), calx::jvp(calx::grad(loss), ...)), or apply it to the " \
-  "numbers (calx::grad(loss)(w, xs))"
+  "A transform (grad, jvp, ...) of a function that reduces over a runtime batch, called inside "  \
+  "another trace, must get the batch as a calx::batch_tracer: the type a traced function "        \
+  "receives for a std::vector or std::span argument, and the type arithmetic and calx:: "          \
+  "functions give when an operand is one. A batch stored in a calx::tracer has lost that type: "  \
+  "keep it in an auto variable"
 
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \

@@ -79,7 +79,7 @@ constexpr bool dest_matches() {
     return std::is_same_v<DD, X>;
   } else if constexpr (sample_range<DD, X>) {
     return true;
-  } else if constexpr (std::is_same_v<Spec, tracer>) {
+  } else if constexpr (real_tracer<Spec>) {
     return false;
   } else if constexpr (structure<DD> && structure<Spec>) {  // a structure of batches
     if constexpr (children_of<DD>() != children_of<Spec>()) {

@@ -28,7 +28,7 @@ namespace detail {
 template <class T>
 constexpr void leaf_ids(graph& g, const T& t, int*& out) {
   for_each_leaf(t, [&]<class X>(const X& leaf) {
-    if constexpr (std::is_same_v<X, tracer>) {
+    if constexpr (real_tracer<X>) {
       if (leaf.graph != nullptr && leaf.graph != &g) trace_error("calx: a custom rule returned a value of another trace");
       *out++ = leaf.id;
     } else {
@@ -41,9 +41,9 @@ constexpr void leaf_ids(graph& g, const T& t, int*& out) {
 /// symbolic zeros become the constant 0 (a user's closure gets real values).
 template <class Tree, bool Materialize = false>
 constexpr Tree tree_of_ids(graph& g, const int*& in) {
-  return build_tree<Tree>([&](const tracer&) {
+  return build_tree<Tree>([&]<class X>(const X&) {
     const int id = *in++;
-    return Materialize && id < 0 ? tracer{&g, g.constant(0.0)} : in_graph(g, id);
+    return X(Materialize && id < 0 ? tracer{&g, g.constant(0.0)} : in_graph(g, id));
   });
 }
 
@@ -58,7 +58,7 @@ template <class T>
 constexpr graph* tree_graph(const T& t) {
   graph* g = nullptr;
   for_each_leaf(t, [&]<class X>(const X& leaf) {
-    if constexpr (std::is_same_v<X, tracer>)
+    if constexpr (real_tracer<X>)
       if (g == nullptr) g = leaf.graph;
   });
   return g;
@@ -86,7 +86,7 @@ constexpr bool traced_structure() {
 }
 
 template <class T>
-struct is_rule_leaf : std::bool_constant<std::is_same_v<T, tracer> || std::is_same_v<T, double>> {};
+struct is_rule_leaf : std::bool_constant<real_tracer<T> || std::is_same_v<T, double>> {};
 
 /// Whether `T` has the structure of `Arg` (tracer leaves) with every leaf a traced value or
 /// a double (a cotangent or tangent a user's closure returns).

@@ -79,7 +79,7 @@ struct derivative_transform {
       using Split = split_output<typename C::output_tree, Aux>;
       using Info = argnums_info<Argnums, sizeof...(A)>;
       using V = typename Split::value;
-      if constexpr (diagnose_derivative<Kind, Info, Split::valid, (std::is_same_v<V, tracer> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>()>())
+      if constexpr (diagnose_derivative<Kind, Info, Split::valid, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>()>())
         return compute<C, Split, Info>(a...);
       else
         return invalid_program{};
@@ -110,8 +110,9 @@ struct derivative_transform {
 
   /// Arguments that hold runtime batches: only reverse mode with a scalar result (the
   /// gradient of a sum over the batch, say) is defined; per-sample derivatives are vmap's.
+  /// Inside a trace (batch_tracer arguments) the program is inlined there, as on scalars.
   template <class C, class Split, class Info, class Source, class... A>
-  static auto compute_batched(const A&... a) {
+  static constexpr auto compute_batched(const A&... a) {
     using L = typename C::leaf;
     using V = typename Split::value;
     constexpr bool reverse_scalar = Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad;
@@ -119,7 +120,9 @@ struct derivative_transform {
     if constexpr (reverse_scalar) {
       constexpr bool scalar = !any_batched_output<Source>(0, 1);
       CALX_ASSERT_API(Kind, scalar, CALX_MSG_PER_SAMPLE_OUTPUT);
-      if constexpr (scalar) {
+      if constexpr (scalar && std::is_same_v<L, tracer>) {
+        return compute_flat<C, Split, Info, Source>(a...);
+      } else if constexpr (scalar) {
         using Out = typename C::output_tree;
         using GradSpec = call_tree_t<typename grad_result<Info, tracer, A...>::type>;
         using GR = typename grad_result<Info, L, A...>::type;
@@ -249,7 +252,7 @@ struct trace_source<derivative_transform<G, Argnums, Aux, Kind>, Trees...> {
   // The transform's own checks (argnums, a scalar result), with their messages; the
   // result's type is only formed once they pass.
   static constexpr bool checked =
-      diagnose_derivative<Kind, Info, true, (std::is_same_v<V, tracer> || (traced_whole<V> && leaf_count_v<V> == 1)),
+      diagnose_derivative<Kind, Info, true, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)),
                           picks_integers<Info, Trees...>()>();
   struct unchecked {
     using type = tracer;

@@ -33,7 +33,7 @@ constexpr auto flatten_as(graph* g, const A&... a) {
         } else {
           *p++ = tracer{g, constant_pack(*g, leaf, tree_node<X>::dims)};
         }
-      } else if constexpr (std::is_same_v<X, tracer>) {
+      } else if constexpr (real_tracer<X>) {
         *p++ = leaf;
       } else {
         *p++ = tracer{g, g->constant(static_cast<double>(leaf))};

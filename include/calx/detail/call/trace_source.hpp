@@ -38,21 +38,21 @@ constexpr call_tree_t<Tree> make_inputs(graph& g) {
     if constexpr (traced_whole<X>) {  // a tensor: one input node of its shape
       tree_node<X>::set_node(x, tracer{&g, g.input(value_kind::real, false, tree_node<X>::dims)});
     } else {
-      x = tracer{&g, g.input(value_kind::real, std::is_same_v<M, batched_leaf>)};
+      x = X(tracer{&g, g.input(value_kind::real, batch_mark_v<M>)});
     }
   });
   return t;
 }
 
 template <class T>
-struct is_tracer : std::is_same<T, tracer> {};
+struct is_tracer : std::bool_constant<real_tracer<T>> {};
 template <class T>
 struct is_mask : std::is_same<T, bool_tracer> {};
 
 /// What a traced function may return: tracers (and masks, refused later with a message)
 /// inside structures.
 template <class T>
-struct is_traced_output : std::bool_constant<std::is_same_v<T, tracer> || traced_whole<T>> {};
+struct is_traced_output : std::bool_constant<real_tracer<T> || traced_whole<T>> {};
 template <class T>
 struct traced_tree : std::bool_constant<all_leaves_v<T, is_traced_output>> {};
 template <class T>
@@ -61,7 +61,7 @@ struct has_mask_leaf : std::bool_constant<any_leaf_v<T, is_mask>> {};
 template <class Tree>
 constexpr void collect_outputs(graph& g, const Tree& t) {
   for_each_traced_leaf(t, [&]<class X>(const X& leaf) {
-    if constexpr (std::is_same_v<X, tracer>) {
+    if constexpr (real_tracer<X>) {
       if (leaf.graph != nullptr && leaf.graph != &g)
         trace_error("calx: the function returned a value traced by another transform");
       g.outputs.push_back(leaf.id);

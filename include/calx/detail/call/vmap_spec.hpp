@@ -50,6 +50,11 @@ struct axes_info<Spec<A...>, N> {
       if (a == 0) return true;
     return false;
   }();
+  static constexpr bool all_batched = [] {
+    for (int a : axes)
+      if (a != 0) return false;
+    return true;
+  }();
 };
 
 /// Per argument: its element type when batched, itself when broadcast.

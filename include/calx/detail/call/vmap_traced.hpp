@@ -101,8 +101,8 @@ struct vmap_traced {
   /// batched values.
   template <class Ax, class... A>
   static constexpr auto map_runtime(const A&... a) {
-    if constexpr (diagnose_traceable<F, rebind_t<A, tracer>...>()) {
-      using C = traced_call<F, A...>;
+    if constexpr (diagnose_traceable<F, sample_tree_t<rebind_t<A, tracer>>...>()) {
+      using C = traced_call<F, sample_tree_t<A>...>;  // f sees one sample, not the batch
       const auto flat = flatten_args<tracer>(a...);  // one tracer per value
       graph* g = graph_in(flat);
       std::vector<int> ids(flat.size(), -1);
@@ -128,9 +128,12 @@ struct vmap_traced {
           trace_error("calx::vmap: out_axes is calx::none for an output that depends on the batch");
         if (!once) outs[o] = emit<broadcast_op>(outs[o], tracer{g, like});
       }
-      return unflatten<typename C::output_tree>(outs);
+      // Every output per sample (out_axes 0): typed as a batch, for a transform called on it.
+      using Out = std::conditional_t<OAx::all_batched, rebind_t<rebind_t<typename C::output_tree, batched_leaf>, tracer>,
+                                     typename C::output_tree>;
+      return unflatten<Out>(outs);
     } else {
-      return tracing_failed<F, rebind_t<A, tracer>...>();
+      return tracing_failed<F, sample_tree_t<rebind_t<A, tracer>>...>();
     }
   }
 };

@@ -125,7 +125,7 @@ constexpr void vjp_thunk(graph& g, const int* ct, const int* y, const int* x, in
 /// A decomposition's result as a node id: numbers become constants.
 template <class R>
 constexpr int result_id(graph& g, const R& r) {
-  if constexpr (std::is_same_v<R, tracer>) {
+  if constexpr (real_tracer<R>) {
     if (r.graph != nullptr && r.graph != &g) trace_error("calx: a decomposition returned a value of another trace");
     return r.id;
   } else {
