@@ -7,6 +7,7 @@
 #include <calx/argnums.hpp>
 #include <calx/axes.hpp>
 #include <calx/batched.hpp>
+#include <calx/cond.hpp>
 #include <calx/config.hpp>
 #include <calx/custom_jvp.hpp>
 #include <calx/custom_vjp.hpp>
@@ -30,6 +31,7 @@
 #include <calx/ops/trigonometric.hpp>
 #include <calx/program.hpp>
 #include <calx/reduce.hpp>
+#include <calx/switch.hpp>
 #include <calx/tensor.hpp>
 #include <calx/to_string.hpp>
 #include <calx/tracer.hpp>

@@ -93,6 +93,7 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
     s += "    " + typed(static_cast<int>(j)) + " = " + n.op().name;
     if (n.is_get()) s += "[" + std::to_string(n.index()) + "]";
     s += tensor_attribute_text(n);
+    if (n.op().parameters != nullptr) s += n.op().parameters(single);
     for (int i = 0; i < n.arity; ++i) s += " " + ref(r.operand(j, i));
     s += "\n";
   }
@@ -105,7 +106,7 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
 
 /// The IR of `p` as text, one node a line, like `jax.make_jaxpr`:
 /// `{ lambda a:f64 . let  b:f64 = sin a  in (b) }`. Values with one entry per sample of a
-/// runtime batch are typed `f64[B]`.
+/// runtime batch are typed `f64[B]`; a control-flow op prints its sub-programs nested.
 template <class Source, class Leaf, class... Args>
 std::string to_string(const program<Source, Leaf, Args...>& p) {
   return detail::ir_text(p.ir, std::is_same_v<Leaf, float> ? "f32" : "f64", std::is_same_v<Leaf, float>);

@@ -39,6 +39,27 @@
   "functions give when an operand is one. A batch stored in a calx::tracer has lost that type: "  \
   "keep it in an auto variable"
 
+#define CALX_MSG_COND_STATELESS                                                                 \
+  "calx::cond: with a traced predicate, true_fn and false_fn must be stateless (captureless "    \
+  "lambdas): each is traced once into a sub-program. Pass what they need as operands"
+#define CALX_MSG_COND_OPERANDS                                                                  \
+  "calx::cond: the operands must be float, double or traced scalars (structures and tensors "   \
+  "are not supported yet): pass their leaves one by one"
+#define CALX_MSG_COND_RESULTS                                                                   \
+  "calx::cond: true_fn and false_fn must return the same type, one float, double or traced "    \
+  "scalar (structures and tensors are not supported yet); with a traced predicate both are "    \
+  "traced, so both must return a traced scalar or a number of the same precision"
+
+#define CALX_MSG_SWITCH_BRANCHES                                                                \
+  "calx::switch_: the branches must be a std::tuple of functions, std::tuple{fn0, fn1, ...}, "   \
+  "each taking the operands and returning the same type"
+#define CALX_MSG_SWITCH_INDEX                                                                   \
+  "calx::switch_: the index must be an integer (a plain one picks the branch now) or a traced " \
+  "value (an integer argument of the traced function, or a real one, truncated as JAX does)"
+#define CALX_MSG_SWITCH_STATELESS                                                               \
+  "calx::switch_: with a traced index, every branch must be stateless (captureless lambdas): "  \
+  "each is traced once into a sub-program. Pass what they need as operands"
+
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \
   "are never differentiated), or std::array, std::tuple, std::pair or Boost.Hana structs of them "  \

@@ -101,6 +101,10 @@ struct op_info {
   float (*kernel_f32)(const float*) = nullptr;
   double (*kernel_f64)(const double*) = nullptr;
 
+  /// What `to_string` prints after the op's name (host only): a control-flow op's
+  /// sub-programs, in the program's precision (`single`: f32).
+  const char* (*parameters)(bool single) = nullptr;
+
   constexpr bool is_mask_operand(int i) const { return ((mask_operands >> i) & 1u) != 0; }
   constexpr bool is_builtin() const { return builtin >= 0; }
   constexpr bool has_scalar_kernel() const { return builtin >= 0 || kernel_f64 != nullptr; }

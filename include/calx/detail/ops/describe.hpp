@@ -163,6 +163,7 @@ constexpr op_info make_op_info() {
   if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;
   if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;
   if constexpr (requires(graph& g, int* in) { traits::simplify(g, in); }) i.simplify = &simplify_thunk<Op>;
+  if constexpr (requires { &traits::parameters; }) i.parameters = &traits::parameters;
   if constexpr (requires { &traits::decompose_ids; }) {
     // Rules written on node ids (calx's custom_vjp and custom_jvp ops, whose operands and
     // results are the leaves of structures): taken as they are.
