@@ -2,8 +2,8 @@
 /// @brief `calx::cond(pred, true_fn, false_fn, operands...)`: JAX's `lax.cond`. On a traced
 /// predicate it is one IR node whose branches are sub-programs (each function traced once):
 /// run on numbers, only the branch taken is evaluated; under vmap with a per-sample
-/// predicate it becomes a select of both branches (its decomposition); its derivatives are
-/// conds of the branches' derivatives, so a gradient never flows into the branch not taken.
+/// predicate it becomes a select of both branches (its decomposition); its gradient is a
+/// cond of the branches' partial derivatives, so it never flows into the branch not taken.
 #ifndef CALX_COND_HPP
 #define CALX_COND_HPP
 
@@ -108,9 +108,9 @@ constexpr tracer record_cond(const tracer& p, const std::array<tracer, M>& x) {
 }  // namespace detail
 
 /// One node of the IR (printed `cond`): the branch taken runs on numbers; a per-sample
-/// predicate under vmap selects between both branches (the decomposition); jvp and vjp
-/// select between the branches' jvps and gradients, so no derivative of the branch not
-/// taken reaches the result.
+/// predicate under vmap selects between both branches (the decomposition); forward mode
+/// selects between the branches' tangents, reverse mode records conds of their partial
+/// derivatives (below), so no derivative of the branch not taken reaches the result.
 template <class F, class G, std::size_t N, int Depth>
 struct op_traits<detail::cond_op<F, G, N, Depth>> {
   static constexpr const char* name = "cond";
