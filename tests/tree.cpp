@@ -105,6 +105,20 @@ TEST_CASE("a Hana struct of numbers rebinds to tracers and back; a fixed one doe
   STATIC_REQUIRE(calx::detail::leaf_count_v<std::tuple<point<double>, std::array<params<float>, 3>>> == 17);
 }
 
+TEST_CASE("batch and sample types swap tracer leaves only, tensors stay tensors", "[tree][vmap]") {
+  // vmap inside a trace: f sees one sample (sample_tree_t), its per-sample results are typed
+  // as batches (batch_tree_t); a tensor among them keeps its type.
+  using calx::batch_tracer;
+  using calx::tracer;
+  using T2 = calx::tensor<double, 2>;
+  using calx::detail::batch_tree_t;
+  using calx::detail::sample_tree_t;
+  STATIC_REQUIRE(std::is_same_v<batch_tree_t<std::tuple<tracer, T2, std::array<tracer, 2>>>,
+                                std::tuple<batch_tracer, T2, std::array<batch_tracer, 2>>>);
+  STATIC_REQUIRE(std::is_same_v<sample_tree_t<std::pair<batch_tracer, T2>>, std::pair<tracer, T2>>);
+  STATIC_REQUIRE(std::is_same_v<sample_tree_t<batch_tree_t<std::pair<tracer, double>>>, std::pair<tracer, double>>);
+}
+
 TEST_CASE("flattening walks members in declaration order, depth first", "[tree]") {
   const std::tuple<params<double>, point<double>, double> t{sample_params<double>(), point<double>{7.0, 8.0}, 9.0};
   std::array<double, 8> flat{};

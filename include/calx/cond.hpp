@@ -38,12 +38,8 @@ namespace detail {
 template <class F, class G, std::size_t N, int Depth = 0>
 struct cond_op {};
 
-/// A traced scalar for each element of a pack (a class template: nvcc's front end drops the
-/// pack from `decltype((void)I, tracer{})...`).
-template <class>
-struct tracer_for {
-  using type = tracer;
-};
+/// A traced scalar for each element of an index pack (a class template: nvcc's front end
+/// drops the pack from `decltype((void)I, tracer{})...`).
 template <std::size_t>
 struct tracer_at {
   using type = tracer;
@@ -198,8 +194,8 @@ struct cond_fn {
     constexpr bool operands = (real_operand<X> && ...);
     static_assert(!stateless || operands, CALX_MSG_COND_OPERANDS);
     if constexpr (stateless && operands) {
-      using TF = std::remove_cvref_t<std::invoke_result_t<const F&, const typename detail::tracer_for<X>::type&...>>;
-      using TG = std::remove_cvref_t<std::invoke_result_t<const G&, const typename detail::tracer_for<X>::type&...>>;
+      using TF = typename detail::branch_t<F, sizeof...(X)>::source::output_tree;
+      using TG = typename detail::branch_t<G, sizeof...(X)>::source::output_tree;
       constexpr bool scalars = real_tracer<TF> && real_tracer<TG>;
       static_assert(scalars, CALX_MSG_COND_RESULTS);
       if constexpr (scalars) {

@@ -1,7 +1,7 @@
 /// @file switch.hpp
 /// @brief `calx::switch_(index, std::tuple{fn0, fn1, ...}, operands...)`: JAX's `lax.switch`.
 /// The branch `index` names runs, `index` clamped to [0, n): on a traced index, a chain of
-/// `calx::cond` nodes (branch k taken where index <= k), so its transforms are cond's.
+/// `calx::cond` nodes (branch k taken where index < k + 1), so its transforms are cond's.
 #ifndef CALX_SWITCH_HPP
 #define CALX_SWITCH_HPP
 
@@ -13,10 +13,10 @@
 #include <calx/tracer.hpp>
 
 #include <concepts>
-#include <utility>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 CALX_BEGIN_NAMESPACE
 

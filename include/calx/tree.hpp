@@ -354,23 +354,25 @@ struct tree_traits<T> {
   static constexpr bool uniform = tree_traits<E>::template uniform<L> || (whole && std::is_same_v<L, tracer>);
 };
 
-/// `T` with its batch_tracer leaves made tracers: what a function mapped over a batch sees
-/// for one sample (vmap inside a trace).
-template <class T>
-struct sample_tree {
-  using type = T;
+/// `T` with its `From` leaves made `To`; tensors and other leaves stay as they are.
+template <class T, class From, class To>
+struct swap_leaves {
+  using type = std::conditional_t<std::is_same_v<T, From>, To, T>;
 };
-template <class T>
-using sample_tree_t = typename sample_tree<T>::type;
-template <class T>
+template <class T, class From, class To>
   requires(structure<T> && !traced_whole<T>)
-struct sample_tree<T> {
-  using type = typename tree_node<T>::template with<sample_tree_t>;
+struct swap_leaves<T, From, To> {
+  template <class C>
+  using child = typename swap_leaves<C, From, To>::type;
+  using type = typename tree_node<T>::template with<child>;
 };
-template <>
-struct sample_tree<batch_tracer> {
-  using type = tracer;
-};
+/// What a function mapped over a batch sees for one sample (vmap inside a trace): `T` with
+/// its batch_tracers made tracers; `batch_tree_t`, the other way, types per-sample results
+/// as batches.
+template <class T>
+using sample_tree_t = typename swap_leaves<T, batch_tracer, tracer>::type;
+template <class T>
+using batch_tree_t = typename swap_leaves<T, tracer, batch_tracer>::type;
 
 /// Whether every leaf type of `T` satisfies `P` (`any_leaf_v`: some leaf).
 template <class T, template <class> class P>

@@ -129,8 +129,7 @@ struct vmap_traced {
         if (!once) outs[o] = emit<broadcast_op>(outs[o], tracer{g, like});
       }
       // Every output per sample (out_axes 0): typed as a batch, for a transform called on it.
-      using Out = std::conditional_t<OAx::all_batched, rebind_t<rebind_t<typename C::output_tree, batched_leaf>, tracer>,
-                                     typename C::output_tree>;
+      using Out = std::conditional_t<OAx::all_batched, batch_tree_t<typename C::output_tree>, typename C::output_tree>;
       return unflatten<Out>(outs);
     } else {
       return tracing_failed<F, sample_tree_t<rebind_t<A, tracer>>...>();
