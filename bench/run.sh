@@ -8,7 +8,7 @@
 #
 # Environment: BUILD (build directory), CXX (compiler, default g++-12), REPS (repetitions,
 # default 10), FILTER (--benchmark_filter regex, default all), OUT (results directory),
-# BENCHES (which binaries, default "grad_scalar vmap_simd vmap_small user_ops tensors").
+# BENCHES (which binaries, default "grad_scalar vmap_simd vmap_small user_ops tensors ode").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +27,7 @@ if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 && [[ -n "$(git -C "$ROOT"
 fi
 echo "== calx $rev, $("$CXX" --version | head -1), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores"
 
-for b in ${BENCHES:-grad_scalar vmap_simd vmap_small user_ops tensors}; do
+for b in ${BENCHES:-grad_scalar vmap_simd vmap_small user_ops tensors ode}; do
   echo "== bench_$b, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$BUILD/bench_$b" --benchmark_filter="$FILTER" --benchmark_repetitions="$REPS" \
     --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true \

@@ -12,7 +12,9 @@ foreach(var IN ITEMS DOC SOURCE)
 endforeach()
 
 # The file's lines, each stripped, joined by "\n" (and with a "\n" at each end, so that a
-# block matches whole lines only). Semicolons are escaped so that they survive CMake lists.
+# block matches whole lines only). Semicolons and square brackets are escaped so that they
+# survive CMake lists (an unbalanced "[" would join the list's elements up to the next "]",
+# and the blocks in between would go unchecked).
 function(stripped_lines path out)
   file(STRINGS "${path}" lines)
   set(text "\n")
@@ -28,6 +30,8 @@ set(source_text "")
 foreach(file IN LISTS source_files)
   file(READ "${file}" raw_source)
   string(REPLACE ";" "<semicolon>" raw_source "${raw_source}")
+  string(REPLACE "[" "<lbracket>" raw_source "${raw_source}")
+  string(REPLACE "]" "<rbracket>" raw_source "${raw_source}")
   file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/snippet_source.tmp" "${raw_source}")
   stripped_lines("${CMAKE_CURRENT_BINARY_DIR}/snippet_source.tmp" text)
   string(APPEND source_text "${text}")
@@ -35,6 +39,8 @@ endforeach()
 
 file(READ "${DOC}" raw_doc)
 string(REPLACE ";" "<semicolon>" raw_doc "${raw_doc}")
+string(REPLACE "[" "<lbracket>" raw_doc "${raw_doc}")
+string(REPLACE "]" "<rbracket>" raw_doc "${raw_doc}")
 string(REPLACE "\n" ";" doc_lines "${raw_doc}")
 
 set(in_block FALSE)
@@ -52,6 +58,8 @@ foreach(line IN LISTS doc_lines)
     if(at EQUAL -1)
       math(EXPR missing "${missing} + 1")
       string(REPLACE "<semicolon>" ";" shown "${block}")
+      string(REPLACE "<lbracket>" "[" shown "${shown}")
+      string(REPLACE "<rbracket>" "]" shown "${shown}")
       message(SEND_ERROR "${DOC}: code block ${blocks} is not in ${SOURCE}:${shown}")
     endif()
   elseif(in_block)

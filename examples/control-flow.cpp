@@ -1,14 +1,16 @@
-// Control flow: calx::cond as one IR node whose branches are sub-programs, and
-// calx::switch_ as a chain of them. The output is
-// checked by CTest (examples/control-flow.out); docs/control-flow.md quotes the snippets
-// between markers.
+// Control flow: calx::cond as one IR node whose branches are sub-programs, calx::switch_
+// as a chain of them, and the loops (fori_loop, while_loop, scan), each one node whose body
+// is a sub-program. The output is checked by CTest (examples/control-flow.out);
+// docs/control-flow.md quotes the snippets between markers.
 #include <calx/calx.hpp>
 #include <calx/cond.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 // [cond]
@@ -35,6 +37,45 @@ constexpr auto activations = std::tuple{
 };
 constexpr auto activate = [](auto kind, auto v) { return calx::switch_(kind, activations, v); };
 // [switch]
+
+// [fori_loop]
+// A damped oscillator, 1000 explicit-Euler steps; the carry is (position, velocity, damping).
+constexpr auto oscillator = [](auto x0, auto v0, auto damping) {
+  const auto end = calx::fori_loop(
+      0, 1000,
+      [](auto, auto s) {  // body(i, carry) -> carry
+        const auto [x, v, c] = s;
+        return std::array{x + 0.01 * v, v - 0.01 * (x + c * v), c};
+      },
+      std::array{x0, v0, damping});
+  return end[0];
+};
+// [fori_loop]
+
+// [while_loop]
+// Newton's iteration for sqrt(a), until the residual is small: the step count depends on a.
+constexpr auto newton_sqrt = [](auto a) {
+  const auto s = calx::while_loop(
+      [](auto s) { return calx::abs(s[0] * s[0] - s[1]) > 1e-12 * s[1]; },  // cond_fn(carry)
+      [](auto s) { return std::array{0.5 * (s[0] + s[1] / s[0]), s[1]}; },   // body_fn(carry)
+      std::array{a + 1.0, a});                                             // init
+  return s[0];
+};
+// [while_loop]
+
+// [scan]
+// The oscillator driven by a force given per step; each step outputs x^2.
+constexpr auto driven = [](auto x0, auto damping, const auto& force) {
+  const auto [end, squares] = calx::scan(
+      [](auto s, auto f) {  // f(carry, x) -> std::pair{carry, y}
+        const auto [x, v, c] = s;
+        const auto x1 = x + 0.01 * v;
+        return std::pair{std::array{x1, v - 0.01 * (x + c * v) + 0.01 * f, c}, x1 * x1};
+      },
+      std::array{x0, 0.0 * x0, damping}, force);  // force: a calx::tensor<double, 1000>
+  return 0.01 * calx::sum(squares) + 0.0 * end[0];  // the integral of x^2 over t in [0, 10]
+};
+// [scan]
 
 int main() {
   // [trace]
@@ -69,4 +110,43 @@ int main() {
   // [switch_grad]
   for (int kind = 0; kind < 4; ++kind) std::printf("switch_ kind %d: %.6f\n", kind, act(kind, 0.5));
   std::printf("switch_ d/dv at kind 2: %.6f (sigmoid(0.5) = %.6f)\n", slope, 1.0 / (1.0 + std::exp(-0.5)));
+
+  // [fori_trace]
+  std::printf("%s\n", calx::to_string(calx::trace(oscillator, 1.0, 0.0, 0.1)).c_str());
+  // [fori_trace]
+
+  // [fori_grad]
+  const auto [dx0, dv0, ddamping] = calx::grad(oscillator, calx::argnums<0, 1, 2>)(1.0, 0.0, 0.1);
+  const auto [x, dx] = calx::jvp(oscillator, std::tuple{1.0, 0.0, 0.1}, std::tuple{0.0, 0.0, 1.0});
+  const double curvature = calx::hessian(oscillator, calx::argnums<2>)(1.0, 0.0, 0.1);
+  // [fori_grad]
+  std::printf("fori_loop: x(t = 10) = %.6f, dx/dx0 = %.6f, dx/dv0 = %.6f, dx/dc = %.6f (jvp %.6f), d2x/dc2 = %.6f\n", x, dx0,
+              dv0, ddamping, dx, curvature);
+
+  // [fori_runtime]
+  constexpr auto decay = [](auto x, auto n) {  // n: an integer argument, traced
+    return calx::fori_loop(0, n, [](auto, auto v) { return 0.5 * v + 1.0; }, x);
+  };
+  const auto program = calx::trace(decay, 0.0, 0);
+  const double decay_slope = calx::jacfwd(decay, calx::argnums<0>)(0.0, 3);  // forward mode: fine
+  // [fori_runtime]
+  std::printf("runtime trip count: %.4f %.4f %.4f, d/dx after 3 steps %.4f\n", program(0.0, 1), program(0.0, 3),
+              program(0.0, 20), decay_slope);
+
+  // [while_vmap]
+  const std::vector<double> as{0.25, 2.0, 9.0, 1e6};
+  auto roots = calx::vmap(newton_sqrt)(as);                    // each lane stops at its own step
+  auto root_slopes = calx::vmap(calx::jacfwd(newton_sqrt))(as);  // d sqrt(a) / da = 1 / (2 sqrt(a))
+  // [while_vmap]
+  for (std::size_t i = 0; i < as.size(); ++i)
+    std::printf("while_loop: sqrt(%g) = %.9f, d/da = %.9f\n", as[i], roots[i], root_slopes[i]);
+
+  // [scan_grad]
+  calx::tensor<double, 1000> force;
+  for (int i = 0; i < 1000; ++i) force[i] = std::sin(0.02 * i);
+  const auto energy = calx::trace(driven, 1.0, 0.1, force);
+  const auto [d_x0, d_force] = calx::grad(driven, calx::argnums<0, 2>)(1.0, 0.1, force);  // d_force: a tensor
+  // [scan_grad]
+  std::printf("scan: integral of x^2 = %.6f, d/dx0 = %.6f, d/dforce[0] = %.6f, d/dforce[500] = %.6f\n",
+              energy(1.0, 0.1, force)[0], d_x0, d_force[0], d_force[500]);
 }

@@ -11,12 +11,14 @@
 #include <calx/config.hpp>
 #include <calx/custom_jvp.hpp>
 #include <calx/custom_vjp.hpp>
+#include <calx/fori_loop.hpp>
 #include <calx/grad.hpp>
 #include <calx/hessian.hpp>
 #include <calx/jacfwd.hpp>
 #include <calx/jacrev.hpp>
 #include <calx/jvp.hpp>
 #include <calx/linearize.hpp>
+#include <calx/loop_op.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>
@@ -31,6 +33,7 @@
 #include <calx/ops/trigonometric.hpp>
 #include <calx/program.hpp>
 #include <calx/reduce.hpp>
+#include <calx/scan.hpp>
 #include <calx/switch.hpp>
 #include <calx/tensor.hpp>
 #include <calx/to_string.hpp>
@@ -40,5 +43,6 @@
 #include <calx/value_and_grad.hpp>
 #include <calx/vjp.hpp>
 #include <calx/vmap.hpp>
+#include <calx/while_loop.hpp>
 
 #endif // CALX_CALX_HPP

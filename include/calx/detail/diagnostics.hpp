@@ -60,6 +60,50 @@
   "calx::switch_: with a traced index, every branch must be stateless (captureless lambdas): "  \
   "each is traced once into a sub-program. Pass what they need as operands"
 
+#define CALX_MSG_LOOP_BOUNDS                                                                    \
+  "calx::fori_loop: lower and upper must be integers (plain ones, or integer arguments of the "  \
+  "traced function, which calx traces as values)"
+#define CALX_MSG_LOOP_STATELESS                                                                 \
+  "calx::fori_loop: on traced values the body must be stateless (a captureless lambda): it is "  \
+  "traced once into a sub-program. Put what it needs into the carry"
+#define CALX_MSG_LOOP_CARRY_LEAVES                                                              \
+  "calx::fori_loop: the carry must hold float, double or traced scalars, alone or in "           \
+  "std::arrays, tuples and pairs (tensors are not supported yet)"
+#define CALX_MSG_LOOP_CARRY                                                                     \
+  "calx::fori_loop: body(i, carry) must return a carry of the type of init (the same "           \
+  "structure, and on numbers the same precision): the carry cannot change type between steps"
+
+#define CALX_MSG_SCAN_INPUTS                                                                    \
+  "calx::scan: xs must be a 1-D calx::tensor (its leading axis: the steps), or std::arrays, "    \
+  "tuples and pairs of them, all of one length; f receives one element of each per step"
+#define CALX_MSG_SCAN_CARRY_LEAVES                                                              \
+  "calx::scan: the carry must hold float, double or traced scalars, alone or in std::arrays, "   \
+  "tuples and pairs (tensors are not supported yet)"
+#define CALX_MSG_SCAN_STATELESS                                                                 \
+  "calx::scan: on traced values f must be stateless (a captureless lambda): it is traced once "  \
+  "into a sub-program. Put what it needs into the carry or into xs"
+#define CALX_MSG_SCAN_RESULT                                                                    \
+  "calx::scan: f(carry, x) must return std::pair{carry, y}: the next carry and this step's "     \
+  "output (scalars, alone or in std::arrays, tuples and pairs; std::tuple{} for none)"
+#define CALX_MSG_SCAN_CARRY                                                                     \
+  "calx::scan: f(carry, x).first must be a carry of the type of init (the same structure, and "  \
+  "on numbers the same precision): the carry cannot change type between steps"
+#define CALX_MSG_SCAN_OUTPUTS                                                                   \
+  "calx::scan: f(carry, x).second must hold float, double or traced scalars, alone or in "       \
+  "std::arrays, tuples and pairs: each is stacked into a 1-D tensor over the steps"
+
+#define CALX_MSG_WHILE_STATELESS                                                                \
+  "calx::while_loop: on traced values cond_fn and body_fn must be stateless (captureless "       \
+  "lambdas): each is traced once into a sub-program. Put what they need into the carry"
+#define CALX_MSG_WHILE_CARRY_LEAVES                                                             \
+  "calx::while_loop: the carry must hold float, double or traced scalars, alone or in "          \
+  "std::arrays, tuples and pairs (tensors are not supported yet)"
+#define CALX_MSG_WHILE_CARRY                                                                    \
+  "calx::while_loop: body_fn(carry) must return a carry of the type of init (the same "          \
+  "structure, and on numbers the same precision): the carry cannot change type between steps"
+#define CALX_MSG_WHILE_CONDITION                                                                \
+  "calx::while_loop: cond_fn(carry) must return a bool or a traced comparison (calx::bool_tracer)"
+
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \
   "are never differentiated), or std::array, std::tuple, std::pair or Boost.Hana structs of them "  \

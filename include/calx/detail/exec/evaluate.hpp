@@ -30,20 +30,43 @@ struct registers {
   M mask[NB == 0 ? 1 : NB];
 };
 
-/// Reads element e of an operand from straight-line code's registers; an input is read
-/// where it is, in the caller's memory (a tensor input is not copied).
-template <const auto& IR, class Regs, class T>
+/// Where straight-line code reads input k's element e: in the caller's memory, one
+/// pointer per input (a tensor input is not copied)...
+template <class T>
+struct input_pointers {
+  const T* const* at;
+  CALX_HOST_DEVICE CALX_INLINE const T& operator()(std::size_t k, int e) const { return at[k][e]; }
+};
+/// ...or in an array of one value per scalar input (a loop's step: no input's address is
+/// stored anywhere, so once inlined the values stay in registers from step to step).
+template <class T>
+struct input_values {
+  const T* at;
+  CALX_HOST_DEVICE CALX_INLINE const T& operator()(std::size_t k, int) const { return at[k]; }
+};
+
+/// Reads element e of an operand from straight-line code's registers, or from the inputs.
+template <const auto& IR, class Regs, class In>
 struct register_reader {
   const Regs& r;
-  const T* const* in;
+  In in;
   template <int Id>
   CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
     if constexpr (IR.nodes[Id].op().builtin == builtin_code::input && IR.nodes[Id].kind != value_kind::boolean)
-      return in[IR.nodes[Id].index()][e];
+      return in(IR.nodes[Id].index(), e);
     else if constexpr (IR.nodes[Id].kind == value_kind::boolean)
       return r.mask[IR.nodes[Id].slot + e];
     else
       return r.real[IR.nodes[Id].slot + e];
+  }
+  /// Where operand Id's elements are (consecutive), for an op's results kernel.
+  template <int Id>
+  CALX_HOST_DEVICE CALX_INLINE const auto* address(operand_c<Id> id) const {
+    return &(*this)(id, 0);
+  }
+  template <int Id>
+  static constexpr bool batched(operand_c<Id>) {
+    return false;
   }
 };
 
@@ -58,10 +81,13 @@ struct register_writer {
     else
       r.real[IR.nodes[J].slot + e] = v;
   }
+  /// Where node J's elements go (consecutive), for an op's results kernel.
+  CALX_HOST_DEVICE CALX_INLINE auto* address() const { return &r.real[IR.nodes[J].slot]; }
 };
 
-template <const auto& IR, std::size_t J, class T, class Regs>
-CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* const* in) {
+template <const auto& IR, std::size_t J, class In, class Regs>
+CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, In in) {
+  using T = std::remove_cvref_t<decltype(r.real[0])>;
   using M = std::remove_cvref_t<decltype(r.mask[0])>;
   constexpr int slot = IR.nodes[J].slot;
   // Ops are told apart by `builtin` codes here: device code may read a descriptor's
@@ -74,39 +100,43 @@ CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, const T* const* in) {
   } else if constexpr (code == builtin_code::constant) {
     r.real[slot] = T(IR.nodes[J].value);
   } else {
-    node_statement<IR, J>(register_reader<IR, Regs, T>{r, in}, register_writer<IR, J, Regs>{r});
+    node_statement<IR, J>(register_reader<IR, Regs, In>{r, in}, register_writer<IR, J, Regs>{r});
   }
 }
 
 /// One node's statement (a function object rather than a lambda: device code calls it).
-template <const auto& IR, class T, class Regs>
+template <const auto& IR, class In, class Regs>
 struct step_fn {
   Regs& r;
-  const T* const* in;
+  In in;
   template <std::size_t J>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, J>) const {
     step<IR, J>(r, in);
   }
 };
 
-/// Output K (every element of its node).
-template <const auto& IR, class T, class Regs>
+/// Output K (every element of its node), to `out[K][e]`; with `Values`, a scalar output to
+/// `out[K]`.
+template <const auto& IR, class In, class Regs, class Out, bool Values = false>
 struct output_fn {
   const Regs& r;
-  const T* const* in;
-  T* const* out;
+  In in;
+  Out out;
   template <std::size_t K>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
     constexpr int id = IR.outputs[K];
-    for (int e = 0; e < IR.nodes[id].size(); ++e) out[K][e] = register_reader<IR, Regs, T>{r, in}(operand_c<id>{}, e);
+    if constexpr (Values)
+      out[K] = register_reader<IR, Regs, In>{r, in}(operand_c<id>{}, 0);
+    else
+      for (int e = 0; e < IR.nodes[id].size(); ++e) out[K][e] = register_reader<IR, Regs, In>{r, in}(operand_c<id>{}, e);
   }
 };
 
-template <const auto& IR, class T, class Regs>
-CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, const T* const* in, T* const* out) {
+template <const auto& IR, class In, class Regs, class Out, bool Values = false>
+CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, In in, Out out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
-  static_for<IRT::size>(step_fn<IR, T, Regs>{r, in});
-  static_for<IRT::output_leaves>(output_fn<IR, T, Regs>{r, in, out});
+  static_for<IRT::size>(step_fn<IR, In, Regs>{r, in});
+  static_for<IRT::output_leaves>(output_fn<IR, In, Regs, Out, Values>{r, in, out});
 }
 
 /// Registers larger than this go on the heap (host code): a program over large tensors
@@ -125,11 +155,21 @@ CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* const* in, T* const* out) {
 #endif
   if constexpr (on_heap) {
     const std::unique_ptr<Regs> r(new Regs);
-    evaluate_in<IR>(*r, in, out);
+    evaluate_in<IR>(*r, input_pointers<T>{in}, out);
   } else {
     Regs r;
-    evaluate_in<IR>(r, in, out);
+    evaluate_in<IR>(r, input_pointers<T>{in}, out);
   }
+}
+
+/// Evaluates a program of scalar inputs and outputs on values: input k is `in[k]`, output
+/// k is written to `out[k]`. A loop runs its step through this: the values are the loop's
+/// own locals, whose addresses go nowhere, so the compiler keeps them in registers.
+template <const auto& IR, class T>
+CALX_HOST_DEVICE CALX_INLINE void evaluate_values(const T* in, T* out) {
+  using Regs = registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)>;
+  Regs r;
+  evaluate_in<IR, input_values<T>, Regs, T*, true>(r, input_values<T>{in}, out);
 }
 
 }  // namespace detail

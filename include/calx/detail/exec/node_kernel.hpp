@@ -84,7 +84,7 @@ template <const auto& IR, std::size_t J, class Get>
 CALX_HOST_DEVICE CALX_INLINE auto node_kernel(const Get& get) {
   constexpr int arity = IR.nodes[J].arity;
   static_assert(IR.nodes[J].kind != value_kind::tuple && IR.nodes[J].op().builtin != builtin_code::get,
-                "calx internal: an op with several results reached codegen unexpanded");
+                "calx internal: an op with several results reached codegen without a results kernel");
   if constexpr (IR.nodes[J].op().builtin >= 0) {
     return builtin_kernel<IR, J>(get, std::make_integer_sequence<int, arity>{});
   } else {

@@ -79,6 +79,15 @@ struct batch_executor {
         return post.real[s];
       }
     }
+    /// Where operand Id's elements are, for an op's results kernel.
+    template <int Id>
+    CALX_INLINE const T* address(operand_c<Id> id) const {
+      return &(*this)(id, 0);
+    }
+    template <int Id>
+    static constexpr bool batched(operand_c<Id>) {
+      return false;
+    }
   };
 
   /// Writes element e of node J into registers `dst` of its stage.
@@ -92,6 +101,7 @@ struct batch_executor {
       else
         dst.real[plan.slot[J] + e] = v;
     }
+    CALX_INLINE T* address() const { return &dst.real[plan.slot[J]]; }
   };
 
   template <std::size_t J, class Regs>
@@ -146,6 +156,20 @@ struct batch_executor {
       } else {
         return B(pre.real[s]);
       }
+    }
+    /// Where operand Id's elements are, for an op's results kernel: a loop value's element e
+    /// is the W lanes at e * W (a batch in memory), a pre value's the number at e.
+    template <int Id>
+    CALX_INLINE const T* address(operand_c<Id>) const {
+      const int s = plan.slot[Id];
+      if constexpr (plan.stage_of[Id] == stage::loop)
+        return reinterpret_cast<const T*>(&loop.real[s]);
+      else
+        return &pre.real[s];
+    }
+    template <int Id>
+    static constexpr bool batched(operand_c<Id>) {
+      return plan.stage_of[Id] == stage::loop;
     }
   };
 
@@ -203,6 +227,11 @@ struct batch_executor {
           loop.real[plan.slot[J] + e] = v;
       }
       if constexpr (plan.first_output[J] >= 0) to_outputs<plan.first_output[J]>(e, v);
+    }
+    /// Where node J's elements go (its registers, a batch each), for an op's results kernel.
+    CALX_INLINE T* address() const {
+      static_assert(plan.slot[J] >= 0, "calx internal: a results kernel's node without registers");
+      return reinterpret_cast<T*>(&loop.real[plan.slot[J]]);
     }
   };
 

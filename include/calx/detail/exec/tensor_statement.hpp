@@ -55,12 +55,49 @@ CALX_HOST_DEVICE CALX_INLINE V zero_of() {
     return V(typename V::value_type(0));
 }
 
+/// A tuple node whose op computes its results together (a loop): one call of its results
+/// kernel, given where each operand's elements are and where the node's own registers are
+/// (the readers' and writer's `address`): on numbers `results`, on SIMD batches
+/// `results_lanes`, told which operands hold one value per lane.
+template <const auto& IR, std::size_t J, class Get, class Put, int... I>
+CALX_INLINE void results_statement(const Get& get, const Put& put, std::integer_sequence<int, I...>) {
+  constexpr node n = IR.nodes[J];
+  using V = std::remove_cvref_t<decltype(get(operand_c<IR.operand(J, 0)>{}, 0))>;
+  if constexpr (std::is_floating_point_v<V>) {
+    const V* const in[] = {get.address(operand_c<IR.operand(J, I)>{})...};
+    if constexpr (std::is_same_v<V, float>) {
+      constexpr auto k = n.op().results_f32;
+      k(in, put.address());
+    } else {
+      constexpr auto k = n.op().results_f64;
+      k(in, put.address());
+    }
+  } else {
+    using T = typename V::value_type;
+    const T* const in[] = {get.address(operand_c<IR.operand(J, I)>{})...};
+    constexpr bool batched[] = {Get::batched(operand_c<IR.operand(J, I)>{})...};
+    constexpr int lanes = static_cast<int>(V::size);
+    if constexpr (std::is_same_v<T, float>) {
+      constexpr auto k = n.op().results_lanes_f32;
+      k(in, batched, put.address(), lanes);
+    } else {
+      constexpr auto k = n.op().results_lanes_f64;
+      k(in, batched, put.address(), lanes);
+    }
+  }
+}
+
 template <const auto& IR, std::size_t J, class Get, class Put>
 CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put) {
   constexpr node n = IR.nodes[J];
   constexpr tensor_op kind = n.op().tensor;
   constexpr int size = n.size();
-  if constexpr (kind == tensor_op::none) {
+  if constexpr (n.op().builtin == builtin_code::get) {  // result `value` of a tuple node
+    constexpr int offset = IR.nodes[IR.operand(J, 0)].op().result_offset(static_cast<int>(n.value));
+    for (int e = 0; e < size; ++e) put(e, get(operand_c<IR.operand(J, 0)>{}, offset + e));
+  } else if constexpr (n.op().has_results_kernel()) {
+    results_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
+  } else if constexpr (kind == tensor_op::none) {
     if constexpr (size == 1) {
       put(0, node_kernel<IR, J>(element_reader<Get>{get, 0}));
     } else {

@@ -28,7 +28,9 @@ struct node {
   bool batched = false;    // one value per sample of a runtime batch (see vmap)
   shape dims{};            // per sample: a scalar, or a tensor of `dims.size()` elements
 
-  constexpr int size() const { return dims.size(); }
+  /// Values the node holds in registers: a tuple node's results' (its `value`), else its
+  /// shape's elements.
+  constexpr int size() const { return kind == value_kind::tuple ? static_cast<int>(value) : dims.size(); }
 
   constexpr bool is_input() const { return op == &input_info; }
   constexpr bool is_constant() const { return op == &constant_info; }
@@ -153,6 +155,7 @@ struct graph {
     n.arity = 1;
     n.value = k;
     n.batched = nodes[t].batched;
+    n.dims = nodes[t].op().result_shape(k);
     return emit(n, &t);
   }
 
@@ -239,13 +242,19 @@ constexpr int emit_op(graph& g, op_ref ref, int* in) {
     const int s = op.simplify(g, in);
     if (s != no_simplification) return s < 0 ? s : broadcast_to(g, s, common);
   }
-  const shape common = broadcast_operands(g, op, in);
+  const shape common = op.broadcasts ? broadcast_operands(g, op, in) : shape{};
   node n;
   n.op = ref;
   n.arity = op.arity;
-  n.dims = common;
-  n.kind = op.outputs > 1 ? value_kind::tuple : op.result;
-  if (op.outputs > 1) n.value = op.outputs;
+  n.dims = op.broadcasts ? common : op.result_shape(0);
+  // Several results make a tuple node; so does one computed by a results kernel (a loop),
+  // whose node a reverse rule may extend with more results (see calx/loop_op.hpp).
+  const bool tuple = op.outputs > 1 || op.has_results_kernel();
+  n.kind = tuple ? value_kind::tuple : op.result;
+  if (tuple) {
+    n.dims = shape{};
+    n.value = op.result_offset(op.outputs);  // its values, one register each (node::size)
+  }
   for (int i = 0; i < op.arity; ++i) {
     if (in[i] < 0) in[i] = broadcast_to(g, g.constant(0.0), common);
     // Elementwise ops are batched when an operand is; reductions over the batch are not.

@@ -131,7 +131,6 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Ne
   auto release = [&](int st, int k, int s, int size) { pool[st][k].push_back({s, size}); };
   for (std::size_t j = 0; j < N; ++j) {
     const node& n = r.nodes[j];
-    if (n.kind == value_kind::tuple) continue;  // taken apart by its gets; never in a register
     const int st = stage_of(j), k = n.kind == value_kind::boolean ? 1 : 0, size = n.size();
     if (need(j) == register_need::if_read && last_use[j] == static_cast<int>(j) && !keep[j]) {
       set_slot(j, -1);

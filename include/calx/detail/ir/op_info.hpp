@@ -11,6 +11,8 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/ir/shape.hpp>
+
 #include <cstdint>
 
 CALX_BEGIN_NAMESPACE
@@ -88,6 +90,13 @@ struct op_info {
   unsigned linear_in = 0;               // bit i: linear in operand i while the others are fixed
   bool jointly_linear = false;          // linear in all of `linear_in` at once (add, not mul)
   tensor_op tensor = tensor_op::none;
+  /// Whether the operands broadcast to one shape (NumPy's rule), as an elementwise op's do;
+  /// a loop's do not (its per-step inputs are tensors, its carries scalars).
+  bool broadcasts = true;
+  /// The shapes of a tuple's results (all scalars when null): a loop's per-step outputs are
+  /// tensors. Its `get`s have these shapes, and read the tuple's registers from
+  /// `result_offset`.
+  shape (*result_dims)(int k) = nullptr;
 
   int (*simplify)(graph&, int*) = nullptr;
   void (*jvp)(graph&, const int*, const int*, const int*, int*) = nullptr;
@@ -101,13 +110,34 @@ struct op_info {
   float (*kernel_f32)(const float*) = nullptr;
   double (*kernel_f64)(const double*) = nullptr;
 
+  /// Kernels of an op that computes its results together (a loop: one run gives every
+  /// carry), on host only, reading operands and writing results where codegen keeps them
+  /// (no copies: a loop's operands include whole per-step tensors). `results(in, out)`,
+  /// one sample: operand i's element e at `in[i][e]`, result values (in result order) at
+  /// `out[0..]`. `results_lanes(in, batched, out, lanes)`, a SIMD group of `lanes`
+  /// samples: a batched operand's element e is the `lanes` values at `in[i] + e * lanes`,
+  /// an unbatched one's the number `in[i][e]`; results likewise at `out + e * lanes`.
+  /// Codegen calls them for a tuple node, whose results its `get`s read.
+  void (*results_f32)(const float* const*, float*) = nullptr;
+  void (*results_f64)(const double* const*, double*) = nullptr;
+  void (*results_lanes_f32)(const float* const*, const bool*, float*, int) = nullptr;
+  void (*results_lanes_f64)(const double* const*, const bool*, double*, int) = nullptr;
+
   /// What `to_string` prints after the op's name (host only): a control-flow op's
   /// sub-programs, in the program's precision (`single`: f32).
   const char* (*parameters)(bool single) = nullptr;
 
   constexpr bool is_mask_operand(int i) const { return ((mask_operands >> i) & 1u) != 0; }
   constexpr bool is_builtin() const { return builtin >= 0; }
-  constexpr bool has_scalar_kernel() const { return builtin >= 0 || kernel_f64 != nullptr; }
+  constexpr bool has_scalar_kernel() const { return builtin >= 0 || kernel_f64 != nullptr || results_f64 != nullptr; }
+  constexpr bool has_results_kernel() const { return results_f64 != nullptr; }
+  constexpr shape result_shape(int k) const { return result_dims != nullptr ? result_dims(k) : shape{}; }
+  /// Where result k starts among the tuple's values (one register each).
+  constexpr int result_offset(int k) const {
+    int offset = 0;
+    for (int j = 0; j < k; ++j) offset += result_shape(j).size();
+    return offset;
+  }
 };
 
 /// FNV-1a of an op's name: the part of a node's hash that comes from its op.

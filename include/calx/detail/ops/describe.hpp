@@ -164,26 +164,41 @@ constexpr op_info make_op_info() {
   if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;
   if constexpr (requires(graph& g, int* in) { traits::simplify(g, in); }) i.simplify = &simplify_thunk<Op>;
   if constexpr (requires { &traits::parameters; }) i.parameters = &traits::parameters;
-  if constexpr (requires { &traits::decompose_ids; }) {
-    // Rules written on node ids (calx's custom_vjp and custom_jvp ops, whose operands and
-    // results are the leaves of structures): taken as they are.
+  if constexpr (requires { traits::outputs; }) {
+    // Rules written on node ids (custom_vjp and custom_jvp, whose operands and results are
+    // the leaves of structures; the loops, whose carries are): taken as they are. Such an
+    // op runs as its decomposition, or through its own `results` kernels (a loop).
     i.outputs = traits::outputs;
-    i.decompose = &traits::decompose_ids;
+    if constexpr (requires { traits::broadcasts; }) i.broadcasts = traits::broadcasts;
+    if constexpr (requires { traits::result_dims; }) i.result_dims = traits::result_dims;
+    if constexpr (requires { &traits::decompose_ids; }) i.decompose = &traits::decompose_ids;
+    constexpr bool decomposes = requires { &traits::decompose_ids; };
     if constexpr (requires { &traits::jvp_ids; }) {
       i.jvp = &traits::jvp_ids;
       i.jvp_from = rule_source::own;
     } else {
       i.jvp = &forward_mode_needs_op_traits_jvp_or_decomposition_for<Op>;
-      i.jvp_from = rule_source::decomposition;
+      i.jvp_from = decomposes ? rule_source::decomposition : rule_source::missing;
     }
     if constexpr (requires { &traits::vjp_ids; }) {
       i.vjp = &traits::vjp_ids;
-      i.vjp_from = traits::vjp_from;
+      if constexpr (requires { traits::vjp_from; })
+        i.vjp_from = traits::vjp_from;
+      else
+        i.vjp_from = rule_source::own;
     } else {
       i.vjp = &reverse_mode_needs_op_traits_vjp_or_decomposition_for<Op>;
-      i.vjp_from = rule_source::decomposition;
+      i.vjp_from = decomposes ? rule_source::decomposition : rule_source::missing;
     }
-    i.batch_from = batch_kernel::decomposition;
+    if constexpr (requires { &traits::template results<double>; }) {
+      i.results_f32 = &traits::template results<float>;
+      i.results_f64 = &traits::template results<double>;
+      i.results_lanes_f32 = &traits::template results_lanes<float>;
+      i.results_lanes_f64 = &traits::template results_lanes<double>;
+      i.batch_from = batch_kernel::own;
+    } else {
+      i.batch_from = batch_kernel::decomposition;
+    }
   } else {
     if constexpr (has_decomposition<Op>) i.decompose = &decompose_thunk<Op>;
     if constexpr (result_v<Op> == value_kind::real && traits::arity > 0) {

@@ -1,0 +1,127 @@
+/// @file fori_loop.hpp
+/// @brief `calx::fori_loop(lower, upper, body, init)`: JAX's `lax.fori_loop`. On traced
+/// values it is one IR node (calx/loop_op.hpp) whose body is a sub-program traced once, run
+/// as a real loop: the IR and the generated code grow with the body, not with the trip
+/// count. Under vmap the loop runs across SIMD lanes, lanes with different trip counts each
+/// keeping their own carry. Forward mode is a loop of the body's jvp; reverse mode, with a
+/// trip count known at compile time, a loop that stores the carries of every step and runs
+/// the body's vjp backwards (a trip count known only at run time is refused in reverse
+/// mode, as in JAX).
+#ifndef CALX_FORI_LOOP_HPP
+#define CALX_FORI_LOOP_HPP
+
+#include <calx/config.hpp>
+#include <calx/detail/call/trace_source.hpp>
+#include <calx/detail/diagnostics.hpp>
+#include <calx/detail/invalid_program.hpp>
+#include <calx/loop_op.hpp>
+#include <calx/tracer.hpp>
+#include <calx/tree.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+
+CALX_BEGIN_NAMESPACE
+
+namespace detail {
+
+/// The user's `body(i, carry)` on flat carries: the carry rebuilt as `C` (the user's carry
+/// structure with traced leaves), the result flattened; a number in it becomes a constant.
+template <class Body, class C>
+struct user_step {
+  template <std::size_t N>
+  constexpr std::array<tracer, N> operator()(const tracer& i, const std::array<tracer, N>& c) const {
+    return traced_leaves<N>(*i.graph, make_stateless<Body>()(i, unflatten<C>(c)));
+  }
+};
+
+/// Whether every leaf of a carry is a scalar calx can loop over.
+template <class T>
+struct is_loop_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T>> {};
+
+template <class T>
+struct is_traced_leaf : std::bool_constant<real_tracer<T>> {};
+
+template <class B>
+concept loop_bound = std::integral<B> || real_tracer<B>;
+
+/// Records loop op `Op` on operands `prefix...` (trip bounds) then the leaves of `init`,
+/// and returns its results as the carry structure `CT`.
+template <class Op, class CT, class C, class... P>
+constexpr CT record_carries(const C& init, const P&... prefix) {
+  constexpr std::size_t N = leaf_count_v<C>, NP = sizeof...(P);
+  graph* g = nullptr;
+  if constexpr (NP > 0) g = common_graph(prefix...);
+  for_each_leaf(init, [&]<class X>(const X& leaf) {
+    if (g == nullptr) g = graph_of(leaf);
+  });
+  int in[NP + N] = {};
+  std::size_t k = 0;
+  ((in[k++] = operand_id(g, prefix)), ...);
+  for_each_leaf(init, [&](const auto& leaf) { in[k++] = operand_id(g, leaf); });
+  std::array<int, N> res{};
+  record_loop<Op>(*g, in, res.data(), N);
+  std::array<tracer, N> out{};
+  for (std::size_t j = 0; j < N; ++j) out[j] = in_graph(*g, res[j]);
+  return unflatten<CT>(out);
+}
+
+}  // namespace detail
+
+struct fori_loop_fn {
+  /// `body(i, carry)` for i in [lower, upper), from `init`. Traced bounds or carries make one
+  /// `fori_loop` node; plain numbers run the loop here, as a C++ loop.
+  template <class L, class U, class Body, class C>
+  constexpr auto operator()(const L& lower, const U& upper, const Body& body, const C& init) const {
+    constexpr bool bounds = detail::loop_bound<L> && detail::loop_bound<U>;
+    static_assert(bounds, CALX_MSG_LOOP_BOUNDS);
+    constexpr bool traced = real_tracer<L> || real_tracer<U> || detail::any_leaf_v<C, detail::is_traced_leaf>;
+    if constexpr (!bounds) {
+      return detail::invalid_program{};
+    } else if constexpr (!traced) {
+      using R = std::remove_cvref_t<std::invoke_result_t<const Body&, const std::common_type_t<L, U>&, const C&>>;
+      constexpr bool same = std::is_same_v<R, C>;
+      static_assert(same, CALX_MSG_LOOP_CARRY);
+      if constexpr (same) {
+        C c = init;
+        for (std::common_type_t<L, U> i = lower; i < upper; ++i) c = body(i, c);
+        return c;
+      } else {
+        return detail::invalid_program{};
+      }
+    } else {
+      return traced_loop<Body>(lower, upper, init);
+    }
+  }
+
+ private:
+  template <class Body, class L, class U, class C>
+  static constexpr auto traced_loop(const L& lower, const U& upper, const C& init) {
+    constexpr bool stateless = detail::stateless_v<Body>;
+    static_assert(stateless, CALX_MSG_LOOP_STATELESS);
+    constexpr bool leaves = detail::all_leaves_v<C, detail::is_loop_leaf> && detail::leaf_count_v<C> > 0;
+    static_assert(!stateless || leaves, CALX_MSG_LOOP_CARRY_LEAVES);
+    if constexpr (stateless && leaves) {
+      using CT = detail::rebind_t<C, tracer>;
+      using R = std::remove_cvref_t<decltype(detail::make_stateless<Body>()(tracer{}, CT{}))>;
+      constexpr bool same = std::is_same_v<detail::rebind_t<R, tracer>, CT>;
+      static_assert(same, CALX_MSG_LOOP_CARRY);
+      if constexpr (same) {
+        using Op = detail::loop_op<detail::user_step<Body, CT>, detail::leaf_count_v<C>>;
+        return detail::record_carries<Op, CT>(init, lower, upper);
+      } else {
+        return detail::invalid_program{};
+      }
+    } else {
+      return detail::invalid_program{};
+    }
+  }
+};
+/// `calx::fori_loop(lower, upper, body, init)`: see fori_loop_fn.
+inline constexpr fori_loop_fn fori_loop{};
+
+CALX_END_NAMESPACE
+
+#endif  // CALX_FORI_LOOP_HPP

@@ -1,0 +1,186 @@
+/// @file while_loop.hpp
+/// @brief `calx::while_loop(cond_fn, body_fn, init)`: JAX's `lax.while_loop`. On traced
+/// values it is one IR node whose condition and body are sub-programs, run as a real loop.
+/// Under vmap each SIMD lane leaves the loop when its own condition fails (the group runs
+/// until every lane is done; a finished lane keeps its carry). Forward mode is a while
+/// loop of (carry, tangent) under the body's jvp; reverse mode is refused, as in JAX: the
+/// number of steps to store is not known before the loop runs.
+#ifndef CALX_WHILE_LOOP_HPP
+#define CALX_WHILE_LOOP_HPP
+
+#include <calx/config.hpp>
+#include <calx/detail/diagnostics.hpp>
+#include <calx/fori_loop.hpp>
+#include <calx/math.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+CALX_BEGIN_NAMESPACE
+
+namespace detail {
+
+/// The user's `body(carry)` as a loop step (its index unused).
+template <class Body, class C>
+struct while_body_step {
+  template <std::size_t N>
+  constexpr std::array<tracer, N> operator()(const tracer& i, const std::array<tracer, N>& c) const {
+    return user_step<drop_index<Body>, C>{}(i, c);
+  }
+  template <class F>
+  struct drop_index {
+    template <class I, class X>
+    constexpr auto operator()(const I&, const X& x) const {
+      return make_stateless<F>()(x);
+    }
+  };
+};
+
+/// The user's `cond_fn(carry)` on flat carries, as a real: 1 while the loop goes on.
+template <class Cond, class C>
+struct user_condition {
+  template <std::size_t N>
+  constexpr tracer operator()(const std::array<tracer, N>& c) const {
+    const auto go = make_stateless<Cond>()(unflatten<C>(c));
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(go)>, bool>)
+      return in_graph(*c[0].graph, c[0].graph->constant(go ? 1.0 : 0.0));
+    else
+      return calx::where(go, 1.0, 0.0);
+  }
+};
+
+/// `Cond` on the first `N` of `2 N` carries (the primal half of a jvp loop's carry).
+template <class Cond, std::size_t N>
+struct primal_condition {
+  constexpr tracer operator()(const std::array<tracer, 2 * N>& a) const {
+    std::array<tracer, N> c{};
+    for (std::size_t k = 0; k < N; ++k) c[k] = a[k];
+    return Cond{}(c);
+  }
+};
+
+template <class Cond, std::size_t N>
+using condition_source = trace_source<Cond, std::array<tracer, N>>;
+
+/// The while op: operands the `N` carries, results the final carries.
+template <class Cond, class Step, std::size_t N>
+struct while_op {};
+
+template <class Cond, class Step, std::size_t N, bool = (step_order_v<Step> < 2)>
+struct while_rules {};
+template <class Cond, class Step, std::size_t N>
+struct while_rules<Cond, Step, N, true> {
+  /// Tangents of the final carries: the same loop over (carry, tangent), its condition on
+  /// the carry.
+  static constexpr void jvp_ids(graph& g, const int*, const int* x, const int* t, int* out) {
+    bool any = false;
+    for (std::size_t k = 0; k < N; ++k) any = any || t[k] >= 0;
+    if (!any) {
+      for (std::size_t k = 0; k < N; ++k) out[k] = -1;
+      return;
+    }
+    id_buffer in(static_cast<int>(2 * N)), res(static_cast<int>(2 * N));
+    for (std::size_t k = 0; k < N; ++k) {
+      in[static_cast<int>(k)] = x[k];
+      in[static_cast<int>(N + k)] = t[k];  // a symbolic zero becomes a constant 0
+    }
+    record_loop<while_op<primal_condition<Cond, N>, jvp_step<Step, N, 0, 0>, 2 * N>>(g, in.data(), res.data(),
+                                                                                        2 * N);
+    for (std::size_t k = 0; k < N; ++k) out[k] = res[static_cast<int>(N + k)];
+  }
+  static constexpr void vjp_ids(graph&, const int* ct, const int*, const int*, int* out) {
+    for (std::size_t k = 0; k < N; ++k) {
+      out[k] = -1;
+      if (ct[k] >= 0)  // JAX's rule: the steps to store are not known before the loop runs
+        trace_error("calx::while_loop: reverse mode is not supported; use forward mode (jvp, jacfwd), or "
+                    "calx::fori_loop with a trip count known at compile time (reverse mode stores every step)");
+    }
+  }
+};
+
+}  // namespace detail
+
+/// One IR node (printed `while_loop`, its condition and body nested).
+template <class Cond, class Step, std::size_t N>
+struct op_traits<detail::while_op<Cond, Step, N>> : detail::while_rules<Cond, Step, N> {
+  static constexpr const char* name = "while_loop";
+  static constexpr int arity = static_cast<int>(N);
+  static constexpr int outputs = static_cast<int>(N);
+  using cond_source = detail::condition_source<Cond, N>;
+  using source = detail::step_source<Step, N>;
+
+  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, N>& in,
+                                            const detail::lane_values<V>& out) {
+    V c[N];
+    detail::each<N>([&](std::size_t k) { c[k] = in[k][0]; });
+    detail::while_forward<detail::program_for_v<cond_source, V>, detail::program_for_v<source, V>, N>(c);
+    detail::each<N>([&](std::size_t k) { out.set(k, c[k]); });
+  };
+  template <class T>
+  static void results(const T* const* in, T* out) {
+    detail::run_results<T, N>(kernel, in, out);
+  }
+  template <class T>
+  static void results_lanes(const T* const* in, const bool* batched, T* out, int lanes) {
+    detail::run_results_lanes<T, N>(kernel, in, batched, out, lanes);
+  }
+
+  static const char* parameters(bool single) {
+    static const std::string text[2] = {
+        detail::nested_programs_text<cond_source, source>({"cond_fun", "body"}, false),
+        detail::nested_programs_text<cond_source, source>({"cond_fun", "body"}, true)};
+    return text[single ? 1 : 0].c_str();
+  }
+};
+
+struct while_loop_fn {
+  /// `body_fn(carry)` while `cond_fn(carry)`, from `init`. Traced carries make one
+  /// `while_loop` node; plain numbers run the loop here, as a C++ loop.
+  template <class Cond, class Body, class C>
+  constexpr auto operator()(const Cond& cond_fn, const Body& body_fn, const C& init) const {
+    constexpr bool traced = detail::any_leaf_v<C, detail::is_traced_leaf>;
+    if constexpr (!traced) {
+      using R = std::remove_cvref_t<std::invoke_result_t<const Body&, const C&>>;
+      constexpr bool same = std::is_same_v<R, C>;
+      static_assert(same, CALX_MSG_WHILE_CARRY);
+      if constexpr (same) {
+        C c = init;
+        while (cond_fn(c)) c = body_fn(c);
+        return c;
+      } else {
+        return detail::invalid_program{};
+      }
+    } else {
+      constexpr bool stateless = detail::stateless_v<Cond> && detail::stateless_v<Body>;
+      static_assert(stateless, CALX_MSG_WHILE_STATELESS);
+      constexpr bool leaves = detail::all_leaves_v<C, detail::is_loop_leaf>;
+      static_assert(!stateless || leaves, CALX_MSG_WHILE_CARRY_LEAVES);
+      if constexpr (stateless && leaves) {
+        using CT = detail::rebind_t<C, tracer>;
+        using R = std::remove_cvref_t<decltype(detail::make_stateless<Body>()(CT{}))>;
+        using P = std::remove_cvref_t<decltype(detail::make_stateless<Cond>()(CT{}))>;
+        constexpr bool same = std::is_same_v<detail::rebind_t<R, tracer>, CT>;
+        static_assert(same, CALX_MSG_WHILE_CARRY);
+        constexpr bool predicate = std::is_same_v<P, bool_tracer> || std::is_same_v<P, bool>;
+        static_assert(!same || predicate, CALX_MSG_WHILE_CONDITION);
+        if constexpr (same && predicate) {
+          constexpr std::size_t N = detail::leaf_count_v<C>;
+          using Op = detail::while_op<detail::user_condition<Cond, CT>, detail::while_body_step<Body, CT>, N>;
+          return detail::record_carries<Op, CT>(init);
+        } else {
+          return detail::invalid_program{};
+        }
+      } else {
+        return detail::invalid_program{};
+      }
+    }
+  }
+};
+/// `calx::while_loop(cond_fn, body_fn, init)`: see while_loop_fn.
+inline constexpr while_loop_fn while_loop{};
+
+CALX_END_NAMESPACE
+
+#endif  // CALX_WHILE_LOOP_HPP
