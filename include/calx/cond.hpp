@@ -120,19 +120,12 @@ struct op_traits<detail::cond_op<F, G, N, Depth>> {
 
   /// The branches' programs, as `to_string` prints them after the name.
   static const char* parameters(bool single) {
-    static const std::string text[2] = {branches_text(false), branches_text(true)};
+    using TF = typename detail::branch_t<F, N>::source;
+    using TG = typename detail::branch_t<G, N>::source;
+    static const std::string text[2] = {detail::nested_programs_text<TF, TG>({"true_fn", "false_fn"}, false),
+                                        detail::nested_programs_text<TF, TG>({"true_fn", "false_fn"}, true)};
     return text[single ? 1 : 0].c_str();
   }
-  static std::string branches_text(bool single) {
-    auto nested = [&](const auto& r) {
-      std::string t = detail::ir_text(r, single ? "f32" : "f64", single), out;
-      for (char c : t) out += c == '\n' ? std::string("\n      ") : std::string(1, c);
-      return out;
-    };
-    return "[\n      true_fn=" + nested(detail::ir_v<typename detail::branch_t<F, N>::source>) +
-           "\n      false_fn=" + nested(detail::ir_v<typename detail::branch_t<G, N>::source>) + "\n    ]";
-  }
-
   template <class P, class... X>
   static constexpr tracer decomposition(const P& p, const X&... x) {
     return calx::where(p != 0.0, tracer(detail::make_stateless<F>()(x...)), tracer(detail::make_stateless<G>()(x...)));

@@ -41,9 +41,6 @@ struct user_step {
 template <class T>
 struct is_loop_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T>> {};
 
-template <class T>
-struct is_traced_leaf : std::bool_constant<real_tracer<T>> {};
-
 template <class B>
 concept loop_bound = std::integral<B> || real_tracer<B>;
 
@@ -77,7 +74,7 @@ struct fori_loop_fn {
   constexpr auto operator()(const L& lower, const U& upper, const Body& body, const C& init) const {
     constexpr bool bounds = detail::loop_bound<L> && detail::loop_bound<U>;
     static_assert(bounds, CALX_MSG_LOOP_BOUNDS);
-    constexpr bool traced = real_tracer<L> || real_tracer<U> || detail::any_leaf_v<C, detail::is_traced_leaf>;
+    constexpr bool traced = real_tracer<L> || real_tracer<U> || detail::any_leaf_v<C, detail::is_tracer>;
     if constexpr (!bounds) {
       return detail::invalid_program{};
     } else if constexpr (!traced) {

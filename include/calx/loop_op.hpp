@@ -318,18 +318,6 @@ constexpr shape loop_result_dims(int k) {
   return s;
 }
 
-/// The text `to_string` prints after a loop op's name: its programs, nested and named.
-template <class... Sources>
-std::string nested_programs_text(const std::array<const char*, sizeof...(Sources)>& names, bool single) {
-  const std::string text[] = {ir_text(ir_v<Sources>, single ? "f32" : "f64", single)...};
-  std::string out = "[";
-  for (std::size_t k = 0; k < sizeof...(Sources); ++k) {
-    out += std::string("\n      ") + names[k] + "=";
-    for (char c : text[k]) out += c == '\n' ? std::string("\n      ") : std::string(1, c);
-  }
-  return out + "\n    ]";
-}
-
 }  // namespace detail
 
 /// One IR node (printed `fori_loop`, or `scan` when it has per-step values; its body

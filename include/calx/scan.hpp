@@ -10,6 +10,7 @@
 #define CALX_SCAN_HPP
 
 #include <calx/config.hpp>
+#include <calx/detail/call/custom_rule.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
@@ -112,11 +113,6 @@ struct scan_step {
 };
 
 template <class T>
-struct is_pair : std::false_type {};
-template <class A, class B>
-struct is_pair<std::pair<A, B>> : std::true_type {};
-
-template <class T>
 struct is_scan_output_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T>> {};
 
 }  // namespace detail
@@ -132,7 +128,7 @@ struct scan_fn {
     if constexpr (In::ok && carry) {
       // Traced when the carry is (a tensor's traced-ness is known at run time only, and the
       // result's type must not depend on it).
-      constexpr bool traced = detail::any_leaf_v<C, detail::is_traced_leaf>;
+      constexpr bool traced = detail::any_leaf_v<C, detail::is_tracer>;
       if constexpr (traced)
         return traced_scan(f, init, xs);
       else
@@ -152,7 +148,7 @@ struct scan_fn {
       using CT = detail::rebind_t<C, tracer>;
       using Row = typename In::template row<tracer>;
       using R = std::remove_cvref_t<decltype(detail::make_stateless<F>()(CT{}, Row{}))>;
-      constexpr bool pair = detail::is_pair<R>::value;
+      constexpr bool pair = detail::is_pair_v<R>;
       static_assert(pair, CALX_MSG_SCAN_RESULT);
       if constexpr (pair) {
         using Next = std::remove_cvref_t<typename R::first_type>;
@@ -208,7 +204,7 @@ struct scan_fn {
     using E = typename In::element;
     using Row = typename In::template row<E>;
     using R = std::remove_cvref_t<std::invoke_result_t<const F&, const C&, const Row&>>;
-    constexpr bool pair = detail::is_pair<R>::value;
+    constexpr bool pair = detail::is_pair_v<R>;
     static_assert(pair, CALX_MSG_SCAN_RESULT);
     if constexpr (pair) {
       constexpr bool same = std::is_same_v<std::remove_cvref_t<typename R::first_type>, C>;

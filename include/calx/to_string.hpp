@@ -5,9 +5,11 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
 #include <calx/detail/ops/tensor_ops.hpp>
 #include <calx/program.hpp>
 
+#include <array>
 #include <charconv>
 #include <string>
 #include <type_traits>
@@ -100,6 +102,19 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
   s += "  in (";
   for (std::size_t o = 0; o < IR::output_leaves; ++o) s += (o ? ", " : "") + ref(r.outputs[o]);
   return s + ") }";
+}
+
+/// What `to_string` prints after a control-flow op's name (`op_info::parameters`): its
+/// sub-programs, each named and nested one level in.
+template <class... Sources>
+std::string nested_programs_text(const std::array<const char*, sizeof...(Sources)>& names, bool single) {
+  const std::string text[] = {ir_text(ir_v<Sources>, single ? "f32" : "f64", single)...};
+  std::string out = "[";
+  for (std::size_t k = 0; k < sizeof...(Sources); ++k) {
+    out += std::string("\n      ") + names[k] + "=";
+    for (char c : text[k]) out += c == '\n' ? std::string("\n      ") : std::string(1, c);
+  }
+  return out + "\n    ]";
 }
 
 }  // namespace detail

@@ -140,7 +140,7 @@ struct while_loop_fn {
   /// `while_loop` node; plain numbers run the loop here, as a C++ loop.
   template <class Cond, class Body, class C>
   constexpr auto operator()(const Cond& cond_fn, const Body& body_fn, const C& init) const {
-    constexpr bool traced = detail::any_leaf_v<C, detail::is_traced_leaf>;
+    constexpr bool traced = detail::any_leaf_v<C, detail::is_tracer>;
     if constexpr (!traced) {
       using R = std::remove_cvref_t<std::invoke_result_t<const Body&, const C&>>;
       constexpr bool same = std::is_same_v<R, C>;
