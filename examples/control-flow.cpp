@@ -77,6 +77,19 @@ constexpr auto driven = [](auto x0, auto damping, const auto& force) {
 };
 // [scan]
 
+// [checkpoint]
+// The same integral, checkpointed: reverse mode keeps its arguments only, and runs the
+// scan again in the backward pass.
+constexpr auto driven_checkpointed = [](auto x0, auto damping, const auto& force) {
+  return calx::checkpoint(driven)(x0, damping, force);
+};
+// [checkpoint]
+
+// [checkpoint_small]
+constexpr auto layer = [](auto x, auto w) { return calx::tanh(w * calx::sin(x)); };
+constexpr auto net = [](auto x, auto w) { return calx::checkpoint(layer)(x, w) * x; };
+// [checkpoint_small]
+
 int main() {
   // [trace]
   std::printf("%s\n", calx::to_string(calx::trace(root_or_square, 4.0, 2.0)).c_str());
@@ -149,4 +162,18 @@ int main() {
   // [scan_grad]
   std::printf("scan: integral of x^2 = %.6f, d/dx0 = %.6f, d/dforce[0] = %.6f, d/dforce[500] = %.6f\n",
               energy(1.0, 0.1, force)[0], d_x0, d_force[0], d_force[500]);
+
+  // [checkpoint_vjp]
+  const auto [value, pullback] = calx::vjp(driven, 1.0, 0.1, force);
+  const auto [same_value, checkpointed_pullback] = calx::vjp(driven_checkpointed, 1.0, 0.1, force);
+  // What each pullback keeps for the backward pass, in numbers:
+  constexpr std::size_t kept = decltype(pullback)::residuals;                   // the scan's carries
+  constexpr std::size_t kept_checkpointed = decltype(checkpointed_pullback)::residuals;  // x0, damping, force
+  // [checkpoint_vjp]
+  const auto one = decltype(value){1.0};  // the integral is a rank-0 tensor (calx::sum's result)
+  const auto ct = pullback(one);
+  const auto ct_checkpointed = checkpointed_pullback(one);
+  std::printf("checkpoint: the pullback keeps %zu numbers, checkpointed %zu; d/dforce[500] = %.6f and %.6f\n", kept,
+              kept_checkpointed, std::get<2>(ct)[500], std::get<2>(ct_checkpointed)[500]);
+  std::printf("%s\n", calx::to_string(calx::trace(calx::grad(net, calx::argnums<1>), 0.5, 2.0)).c_str());
 }

@@ -8,6 +8,7 @@
 #include <calx/detail/call/late_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
 
+#include <cstddef>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -21,6 +22,8 @@ template <class State, class Value, class... Args>
 struct linear_map {
   using L = typename State::leaf;
   State state;
+  /// How many numbers it stores (see `pullback::residuals`).
+  static constexpr std::size_t residuals = State::residual_count;
 
   /// One tangent per primal with its structure and precision (numbers too, inside a trace).
   template <class... T>

@@ -9,6 +9,7 @@
 #include <calx/detail/call/late_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
 
+#include <cstddef>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -23,6 +24,9 @@ template <class State, class Cotangent, class Result>
 struct pullback {
   using L = typename State::leaf;
   State state;
+  /// How many numbers it stores (on numbers; inside a trace, how many traced values): the
+  /// memory a `calx::checkpoint` saves.
+  static constexpr std::size_t residuals = State::residual_count;
 
   /// A cotangent with the output's structure and precision; inside a trace, plain numbers
   /// are accepted too (they become constants).

@@ -73,6 +73,14 @@
   "calx::fori_loop: body(i, carry) must return a carry of the type of init (the same "           \
   "structure, and on numbers the same precision): the carry cannot change type between steps"
 
+#define CALX_MSG_CHECKPOINT_ARGUMENTS                                                           \
+  "calx::checkpoint: on traced values the arguments must be real: float, double, traced "        \
+  "scalars and calx::tensors, in std::arrays, tuples and pairs (no integers, no runtime batches: " \
+  "checkpoint inside the function vmap maps instead)"
+#define CALX_MSG_CHECKPOINT_POLICY                                                              \
+  "calx::checkpoint: the second argument must be a policy: calx::policy::nothing_saveable "      \
+  "(the default) or calx::policy::everything_saveable"
+
 #define CALX_MSG_SCAN_INPUTS                                                                    \
   "calx::scan: xs must be a 1-D calx::tensor (its leading axis: the steps), or std::arrays, "    \
   "tuples and pairs of them, all of one length; f receives one element of each per step"

@@ -70,6 +70,7 @@ using residual_store =
 template <class Late, class L, std::size_t R>
 struct late_call {
   using leaf = L;
+  static constexpr std::size_t residual_count = R;
   residual_store<L, R> residuals{};
   graph* trace = nullptr;  // the trace the residuals live in, when L is a tracer
 

@@ -184,9 +184,10 @@ void loop_backward(const V* c0, const lane_values<V>* xs, const lane_values<V>& 
       saved = buffer.data();
       V in[1 + N + X], next[N + Y];
       each<N>([&](std::size_t k) { in[1 + k] = c0[k]; });
-      for (long s = 0; s < steps; ++s) {
+      for (long s = 0;; ++s) {
         const auto u = static_cast<std::size_t>(s);
         each<N>([&](std::size_t k) { saved[u * N + k] = in[1 + k]; });
+        if (s + 1 == steps) break;  // the last step's result is not needed (a checkpoint: no step)
         in[0] = V(static_cast<T>(r.first + s));
         each<X>([&](std::size_t k) { in[1 + N + k] = xs[k][u]; });
         evaluate_values<Step>(in, next);

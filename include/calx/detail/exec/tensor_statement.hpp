@@ -74,15 +74,20 @@ CALX_INLINE void results_statement(const Get& get, const Put& put, std::integer_
     }
   } else {
     using T = typename V::value_type;
-    const T* const in[] = {get.address(operand_c<IR.operand(J, I)>{})...};
-    constexpr bool batched[] = {Get::batched(operand_c<IR.operand(J, I)>{})...};
+    // Registers of batches (straight-line code on SIMD lanes: a loop nested in a loop's
+    // step) hold every value as one batch, its lanes consecutive: each operand is batched.
+    using A = std::remove_cvref_t<decltype(*get.address(operand_c<IR.operand(J, 0)>{}))>;
+    constexpr bool lane_registers = std::is_same_v<A, V>;
+    const T* const in[] = {reinterpret_cast<const T*>(get.address(operand_c<IR.operand(J, I)>{}))...};
+    constexpr bool batched[] = {(lane_registers || Get::batched(operand_c<IR.operand(J, I)>{}))...};
+    T* const out = reinterpret_cast<T*>(put.address());
     constexpr int lanes = static_cast<int>(V::size);
     if constexpr (std::is_same_v<T, float>) {
       constexpr auto k = n.op().results_lanes_f32;
-      k(in, batched, put.address(), lanes);
+      k(in, batched, out, lanes);
     } else {
       constexpr auto k = n.op().results_lanes_f64;
-      k(in, batched, put.address(), lanes);
+      k(in, batched, out, lanes);
     }
   }
 }

@@ -117,8 +117,17 @@ struct graph {
     inputs.push_back(static_cast<int>(nodes.size()) - 1);
     return inputs.back();
   }
-  /// An input like node `like` of IR or graph `r` (kind, batching, shape).
-  constexpr int input_like(const node& like) { return input(like.kind == value_kind::boolean ? value_kind::boolean : value_kind::real, like.batched, like.dims); }
+  /// An input like node `like` of IR or graph `r` (kind, batching, shape). A tuple's values
+  /// come in as one tensor (a residual: the ops that read a tuple read its values in place).
+  constexpr int input_like(const node& like) {
+    if (like.kind == value_kind::tuple) {
+      shape s{};
+      s.rank = 1;
+      s.extent[0] = static_cast<std::int32_t>(like.size());
+      return input(value_kind::real, like.batched, s);
+    }
+    return input(like.kind == value_kind::boolean ? value_kind::boolean : value_kind::real, like.batched, like.dims);
+  }
 
   /// Adds node `id` to the outputs; a symbolic zero (-1) becomes zeros of shape `dims`.
   constexpr void output(int id, shape dims = {}) {

@@ -171,9 +171,10 @@ constexpr std::vector<char> known_nodes(const IR& r, std::size_t known) {
   return k;
 }
 
-/// What the late part needs of the known nodes: 1 = a residual (a real value passed
-/// over), 2 = recomputed in the late part (masks, which are not passed as values, and tuple
-/// nodes, which are not values; their operands become residuals instead).
+/// What the late part needs of the known nodes: 1 = a residual (a real value, or a tuple
+/// node's values: a scan's kept carries, stored once, as JAX's pullbacks store them),
+/// 2 = recomputed in the late part (masks, which are not passed as values; their operands
+/// become residuals instead).
 template <class IR>
 constexpr std::vector<char> late_needs(const IR& r, std::size_t known, std::size_t first_late_output) {
   const std::vector<char> k = known_nodes(r, known);
@@ -185,7 +186,7 @@ constexpr std::vector<char> late_needs(const IR& r, std::size_t known, std::size
   for (std::size_t o = first_late_output; o < IR::output_leaves; ++o)
     if (k[r.outputs[o]]) needed[r.outputs[o]] = 1;
   for (std::size_t j = IR::size; j-- > 0;)
-    if (needed[j] && r.nodes[j].kind != value_kind::real && !r.nodes[j].is_constant()) {
+    if (needed[j] && r.nodes[j].kind == value_kind::boolean && !r.nodes[j].is_constant()) {
       needed[j] = 2;
       for (int i = 0; i < r.nodes[j].arity; ++i)
         if (!needed[r.operand(j, i)]) needed[r.operand(j, i)] = 1;
