@@ -7,6 +7,7 @@
 #include <calx/argnums.hpp>
 #include <calx/axes.hpp>
 #include <calx/batched.hpp>
+#include <calx/branch_op.hpp>
 #include <calx/checkpoint.hpp>
 #include <calx/cond.hpp>
 #include <calx/config.hpp>

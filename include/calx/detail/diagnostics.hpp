@@ -43,13 +43,12 @@
   "calx::cond: with a traced predicate, true_fn and false_fn must be stateless (captureless "    \
   "lambdas): each is traced once into a sub-program. Pass what they need as operands"
 #define CALX_MSG_COND_OPERANDS                                                                  \
-  "calx::cond: the operands must be float, double or traced scalars (structures and tensors "   \
-  "are not supported yet): pass their leaves one by one"
+  "calx::cond: the operands must be numbers, traced scalars or calx::tensors, alone or in "      \
+  "std::arrays, tuples and pairs (no runtime batches: call cond inside the function vmap maps)"
 #define CALX_MSG_COND_RESULTS                                                                   \
-  "calx::cond: true_fn and false_fn must return the same type, one float, double or traced "    \
-  "scalar (structures and tensors are not supported yet); with a traced predicate both are "    \
-  "traced, so both must return a traced scalar or a number of the same precision"
-
+  "calx::cond: true_fn and false_fn must return the same type: the same structure of scalars "   \
+  "and tensors (with a traced predicate both are traced; on a plain bool, of the same "          \
+  "precision too)"
 #define CALX_MSG_SWITCH_BRANCHES                                                                \
   "calx::switch_: the branches must be a std::tuple of functions, std::tuple{fn0, fn1, ...}, "   \
   "each taking the operands and returning the same type"

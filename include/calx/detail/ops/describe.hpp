@@ -193,6 +193,10 @@ constexpr op_info make_op_info() {
     if constexpr (requires { &traits::template results<double>; }) {
       i.results_f32 = &traits::template results<float>;
       i.results_f64 = &traits::template results<double>;
+    }
+    // Without results kernels for SIMD groups, the SIMD loop runs the op's decomposition
+    // (a cond or a checkpoint: its branches written out, where the numbers' kernel runs one).
+    if constexpr (requires { &traits::template results_lanes<double>; }) {
       i.results_lanes_f32 = &traits::template results_lanes<float>;
       i.results_lanes_f64 = &traits::template results_lanes<double>;
       i.batch_from = batch_kernel::own;
