@@ -216,4 +216,29 @@ TEMPLATE_TEST_CASE("fori_loop: plain numbers run a C++ loop", "[fori_loop]", flo
   CHECK(pair[1] == T(3));
 }
 
+/// A loop in a loop's body: under vmap the outer loop runs its step on SIMD batches, and
+/// the inner loop's kernel runs inside that straight-line code, on registers of batches.
+constexpr auto nested = [](auto x) {
+  return calx::fori_loop(0, 3, [](auto, auto c) { return calx::fori_loop(0, 4, [](auto, auto d) { return calx::sin(d) + 0.5 * d; }, c) * 0.9; }, x);
+};
+template <class T>
+T nested_reference(T x) {
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 4; ++j) x = std::sin(x) + T(0.5) * x;
+    x = x * T(0.9);
+  }
+  return x;
+}
+
+TEMPLATE_TEST_CASE("fori_loop: a loop in a loop's body, under vmap", "[fori_loop][vmap]", float, double) {
+  using T = TestType;
+  std::vector<T> xs;
+  for (int i = 0; i < 19; ++i) xs.push_back(T(-1) + T(0.1) * T(i));
+  const auto values = calx::vmap(nested)(xs);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    INFO("sample " << i);
+    check_close("value", values[i], nested_reference(xs[i]), 64);
+  }
+}
+
 }  // namespace
