@@ -64,6 +64,17 @@ constexpr graph* common_graph_of(const A&... a) {
   return g;
 }
 
+/// Branch op `Op` recorded in `g` on operand ids `in`, its results as the structure `R`.
+template <class Op, class R>
+constexpr R record_branches(graph& g, int* in) {
+  constexpr std::size_t m = value_count_v<R>;
+  std::array<int, m> res{};
+  record_loop<Op>(g, in, res.data(), m);
+  std::array<tracer, m> out{};
+  for (std::size_t k = 0; k < m; ++k) out[k] = in_graph(g, res[k]);
+  return unflatten<R>(out);
+}
+
 /// The node ids of the values of `a...` in `g` (numbers and tensors of numbers become
 /// constants).
 template <class... A>
@@ -74,15 +85,12 @@ constexpr std::vector<int> value_ids(graph* g, const A&... a) {
   return ids;
 }
 
-template <class S>
-using program_t = typename materialized<S>::ir_type;
-
 /// A branch's forward mode, (x, t) -> (y, dy), and reverse mode, (x, ct) -> (y, ct_x): the
 /// transform passes' own programs (detail/passes/sources.hpp).
 template <class S>
-using jvp_branch = jvp_source<S, range_spec<0, program_t<S>::input_count>>;
+using jvp_branch = jvp_source<S, range_spec<0, inner_ir_t<S>::input_count>>;
 template <class S>
-using vjp_branch = vjp_source<S, range_spec<0, program_t<S>::input_count>, range_spec<0, program_t<S>::output_count>, true>;
+using vjp_branch = vjp_source<S, range_spec<0, inner_ir_t<S>::input_count>, range_spec<0, inner_ir_t<S>::output_count>, true>;
 
 /// 0 for a user's branch, 1 for its jvp or vjp: the derivatives of those are written out
 /// in place (see `branch_rules`), so the op types stop there whatever the order.
@@ -143,7 +151,7 @@ constexpr void write_out(graph& g, const int* in, int* out, std::size_t count, c
   [&]<class... S>(type_list<S...>) {
     const std::vector<int> res[] = {[&] {
       const auto& r = program_for_pass<S, E>();
-      return part(r, replay_all(r, g, std::vector<int>(in + p, in + p + program_t<S>::input_leaves)));
+      return part(r, replay_all(r, g, std::vector<int>(in + p, in + p + inner_ir_t<S>::input_leaves)));
     }()...};
     for (std::size_t j = 0; j < count; ++j)
       out[j] = p == 0 ? res[0][j] : select_ids(g, in[0], res[0][j], res[p][j], like[j]);
@@ -160,8 +168,8 @@ template <class Sources>
 struct branch_rules {
   using S0 = first_branch_t<Sources>;
   static constexpr std::size_t p = Sources::size > 1 ? 1 : 0;  // the predicate's operand
-  static constexpr std::size_t n = program_t<S0>::input_leaves;
-  static constexpr std::size_t m = program_t<S0>::output_leaves;
+  static constexpr std::size_t n = inner_ir_t<S0>::input_leaves;
+  static constexpr std::size_t m = inner_ir_t<S0>::output_leaves;
   static constexpr bool first_order = branch_order_v<S0> == 0;
 
   static constexpr void jvp_ids(graph& g, const int* y, const int* x, const int* t, int* out) {
@@ -238,8 +246,8 @@ struct op_traits<detail::branch_op<detail::type_list<S...>>> : detail::branch_ru
   using S0 = detail::first_branch_t<sources>;
   static constexpr std::size_t p = sizeof...(S) > 1 ? 1 : 0;
   static constexpr const char* name = detail::branch_op_name<sources>;
-  static constexpr int arity = static_cast<int>(p + detail::program_t<S0>::input_leaves);
-  static constexpr int outputs = static_cast<int>(detail::program_t<S0>::output_leaves);
+  static constexpr int arity = static_cast<int>(p + detail::inner_ir_t<S0>::input_leaves);
+  static constexpr int outputs = static_cast<int>(detail::inner_ir_t<S0>::output_leaves);
   static constexpr bool broadcasts = false;
   static constexpr auto result_dims = &detail::branch_result_dims<S0>;
 

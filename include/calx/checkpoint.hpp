@@ -78,14 +78,9 @@ struct checkpointed {
     using S = detail::trace_source<F, detail::rebind_t<A, tracer>...>;
     using Op = detail::branch_op<detail::type_list<S>>;
     using R = detail::rebind_t<typename S::output_tree, tracer>;
-    constexpr std::size_t m = detail::value_count_v<R>;
     detail::graph* g = detail::common_graph_of(a...);
     std::vector<int> in = detail::value_ids(g, a...);
-    std::array<int, m> res{};
-    detail::record_loop<Op>(*g, in.data(), res.data(), m);
-    std::array<tracer, m> out{};
-    for (std::size_t k = 0; k < m; ++k) out[k] = detail::in_graph(*g, res[k]);
-    return detail::unflatten<R>(out);
+    return detail::record_branches<Op, R>(*g, in.data());
   }
 };
 

@@ -45,15 +45,10 @@ struct cond_fn {
       static_assert(same, CALX_MSG_COND_RESULTS);
       if constexpr (same) {
         using Op = detail::branch_op<detail::type_list<SF, SG>>;
-        constexpr std::size_t m = detail::value_count_v<TF>;
         detail::graph& g = *pred.graph;
         std::vector<int> in{tracer(calx::where(pred, 1.0, 0.0)).id};
         for (int id : detail::value_ids(&g, x...)) in.push_back(id);
-        std::array<int, m> res{};
-        detail::record_loop<Op>(g, in.data(), res.data(), m);
-        std::array<tracer, m> out{};
-        for (std::size_t k = 0; k < m; ++k) out[k] = detail::in_graph(g, res[k]);
-        return detail::unflatten<TF>(out);
+        return detail::record_branches<Op, TF>(g, in.data());
       } else {
         return detail::invalid_program{};
       }
