@@ -77,6 +77,36 @@ constexpr auto driven = [](auto x0, auto damping, const auto& force) {
 };
 // [scan]
 
+// [tensor_carry]
+// Three competing populations, a tensor of 3 carried through 100 steps of logistic growth
+// beside a traced scalar (the growth rate, loop-invariant).
+constexpr auto populations = [](const auto& p0, auto rate) {
+  const auto end = calx::fori_loop(
+      0, 100,
+      [](auto, auto c) {
+        const auto [p, r] = c;
+        return std::pair{p + 0.1 * r * p * (1.0 - calx::sum(p)), r};
+      },
+      std::pair{p0, rate});
+  return calx::sum(end.first * end.first);
+};
+// [tensor_carry]
+
+// [scan_rows]
+// A recurrent cell over the rows of xs (5 steps of 2 inputs): the state is a tensor of 3,
+// the weights ride in the carry unchanged, and ys stacks every state into a 5 x 3 tensor.
+constexpr auto recurrent = [](const auto& h0, const auto& w, const auto& xs) {
+  const auto [end, states] = calx::scan(
+      [](auto c, const auto& x) {  // x: a calx::tensor<double, 2>, row s of xs
+        const auto [h, w] = c;
+        const auto next = calx::tanh(0.9 * h + calx::matvec(w, x));
+        return std::pair{std::pair{next, w}, next};
+      },
+      std::pair{h0, w}, xs);
+  return calx::sum(states * states);  // states: a calx::tensor<double, 5, 3>
+};
+// [scan_rows]
+
 // [checkpoint]
 // The same integral, checkpointed: reverse mode keeps its arguments only, and runs the
 // scan again in the backward pass.
@@ -162,6 +192,27 @@ int main() {
   // [scan_grad]
   std::printf("scan: integral of x^2 = %.6f, d/dx0 = %.6f, d/dforce[0] = %.6f, d/dforce[500] = %.6f\n",
               energy(1.0, 0.1, force)[0], d_x0, d_force[0], d_force[500]);
+
+  // [tensor_carry_grad]
+  calx::tensor<double, 3> p0;
+  p0[0] = 0.1, p0[1] = 0.2, p0[2] = 0.3;
+  const auto d_p0 = calx::grad(populations)(p0, 0.8);                           // a tensor<double, 3>
+  const double d_rate = calx::grad(populations, calx::argnums<1>)(p0, 0.8);
+  // [tensor_carry_grad]
+  std::printf("%s\n", calx::to_string(calx::trace(populations, p0, 0.8)).c_str());
+  std::printf("tensor carry: f = %.6f, df/dp0 = (%.6f, %.6f, %.6f), df/drate = %.6f\n",
+              static_cast<double>(populations(p0, 0.8)), d_p0[0], d_p0[1], d_p0[2], d_rate);
+
+  // [scan_rows_grad]
+  calx::tensor<double, 3> h0;
+  calx::tensor<double, 3, 2> w;
+  calx::tensor<double, 5, 2> xs_rows;
+  for (std::size_t k = 0; k < 6; ++k) w[k] = 0.1 * static_cast<double>(k) - 0.2;
+  for (std::size_t k = 0; k < 10; ++k) xs_rows[k] = std::sin(0.7 * static_cast<double>(k));
+  const auto d_w = calx::grad(recurrent, calx::argnums<1>)(h0, w, xs_rows);  // a tensor<double, 3, 2>
+  // [scan_rows_grad]
+  std::printf("scan over rows: f = %.6f, df/dw = [[%.6f, %.6f], [%.6f, %.6f], [%.6f, %.6f]]\n",
+              static_cast<double>(recurrent(h0, w, xs_rows)), d_w[0], d_w[1], d_w[2], d_w[3], d_w[4], d_w[5]);
 
   // [checkpoint_vjp]
   const auto [value, pullback] = calx::vjp(driven, 1.0, 0.1, force);

@@ -49,42 +49,6 @@ struct branch_op {};
 template <class... T>
 inline constexpr std::size_t values_of_v = (std::size_t{0} + ... + value_count_v<T>);
 
-/// The graph of the first traced leaf or tensor of `a...`.
-template <class... A>
-constexpr graph* common_graph_of(const A&... a) {
-  graph* g = nullptr;
-  auto look = [&]<class X>(const X& leaf) {
-    if (g != nullptr) return;
-    if constexpr (traced_whole<X>)
-      g = tree_node<X>::traced(leaf).graph;
-    else if constexpr (real_tracer<X>)
-      g = leaf.graph;
-  };
-  (for_each_traced_leaf(a, look), ...);
-  return g;
-}
-
-/// Branch op `Op` recorded in `g` on operand ids `in`, its results as the structure `R`.
-template <class Op, class R>
-constexpr R record_branches(graph& g, int* in) {
-  constexpr std::size_t m = value_count_v<R>;
-  std::array<int, m> res{};
-  record_loop<Op>(g, in, res.data(), m);
-  std::array<tracer, m> out{};
-  for (std::size_t k = 0; k < m; ++k) out[k] = in_graph(g, res[k]);
-  return unflatten<R>(out);
-}
-
-/// The node ids of the values of `a...` in `g` (numbers and tensors of numbers become
-/// constants).
-template <class... A>
-constexpr std::vector<int> value_ids(graph* g, const A&... a) {
-  const auto x = flatten_as<tracer>(g, a...);
-  std::vector<int> ids;
-  for (const tracer& t : x) ids.push_back(t.id);
-  return ids;
-}
-
 /// A branch's forward mode, (x, t) -> (y, dy), and reverse mode, (x, ct) -> (y, ct_x): the
 /// transform passes' own programs (detail/passes/sources.hpp).
 template <class S>

@@ -80,7 +80,7 @@ struct checkpointed {
     using R = detail::rebind_t<typename S::output_tree, tracer>;
     detail::graph* g = detail::common_graph_of(a...);
     std::vector<int> in = detail::value_ids(g, a...);
-    return detail::record_branches<Op, R>(*g, in.data());
+    return detail::record_results<Op, R>(*g, in.data());
   }
 };
 

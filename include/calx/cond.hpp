@@ -48,7 +48,7 @@ struct cond_fn {
         detail::graph& g = *pred.graph;
         std::vector<int> in{tracer(calx::where(pred, 1.0, 0.0)).id};
         for (int id : detail::value_ids(&g, x...)) in.push_back(id);
-        return detail::record_branches<Op, TF>(g, in.data());
+        return detail::record_results<Op, TF>(g, in.data());
       } else {
         return detail::invalid_program{};
       }

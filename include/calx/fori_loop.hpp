@@ -22,47 +22,52 @@
 #include <concepts>
 #include <cstddef>
 #include <type_traits>
+#include <vector>
 
 CALX_BEGIN_NAMESPACE
 
 namespace detail {
 
-/// The user's `body(i, carry)` on flat carries: the carry rebuilt as `C` (the user's carry
-/// structure with traced leaves), the result flattened; a number in it becomes a constant.
+/// The user's `body(i, carry)` on flat carries (one tracer per value, a tensor's its node):
+/// the carry rebuilt as `C` (the user's carry structure with traced leaves), the result's
+/// values; numbers in it become constants.
 template <class Body, class C>
 struct user_step {
   template <std::size_t N>
   constexpr std::array<tracer, N> operator()(const tracer& i, const std::array<tracer, N>& c) const {
-    return traced_leaves<N>(*i.graph, make_stateless<Body>()(i, unflatten<C>(c)));
+    return traced_values<N>(*i.graph, make_stateless<Body>()(i, unflatten<C>(c)));
   }
 };
 
-/// Whether every leaf of a carry is a scalar calx can loop over.
+/// Whether a leaf of a carry is a value calx can loop over: a scalar, or a tensor of
+/// floats or doubles (one value, whatever its size).
 template <class T>
-struct is_loop_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T>> {};
+struct is_real_tensor : std::false_type {};
+template <traced_whole T>
+struct is_real_tensor<T> : std::is_floating_point<typename tree_node<T>::element> {};
+template <class T>
+struct is_loop_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T> || is_real_tensor<T>::value> {};
+
+/// A carry calx can loop over: at least one value, every leaf a loop leaf.
+template <class C>
+inline constexpr bool loop_carry_v = all_leaves_v<C, is_loop_leaf> && value_count_v<C> > 0;
+
+/// A carry whose traced-ness only its values tell: tensors, and no scalar leaf (its traced
+/// form is itself).
+template <class C>
+inline constexpr bool tensor_carry_v = loop_carry_v<C> && std::is_same_v<rebind_t<C, tracer>, std::remove_cvref_t<C>>;
 
 template <class B>
 concept loop_bound = std::integral<B> || real_tracer<B>;
 
-/// Records loop op `Op` on operands `prefix...` (trip bounds) then the leaves of `init`,
+/// Records loop op `Op` on operands `prefix...` (trip bounds) then the values of `init`,
 /// and returns its results as the carry structure `CT`.
 template <class Op, class CT, class C, class... P>
 constexpr CT record_carries(const C& init, const P&... prefix) {
-  constexpr std::size_t N = leaf_count_v<C>, NP = sizeof...(P);
-  graph* g = nullptr;
-  if constexpr (NP > 0) g = common_graph(prefix...);
-  for_each_leaf(init, [&]<class X>(const X& leaf) {
-    if (g == nullptr) g = graph_of(leaf);
-  });
-  int in[NP + N] = {};
-  std::size_t k = 0;
-  ((in[k++] = operand_id(g, prefix)), ...);
-  for_each_leaf(init, [&](const auto& leaf) { in[k++] = operand_id(g, leaf); });
-  std::array<int, N> res{};
-  record_loop<Op>(*g, in, res.data(), N);
-  std::array<tracer, N> out{};
-  for (std::size_t j = 0; j < N; ++j) out[j] = in_graph(*g, res[j]);
-  return unflatten<CT>(out);
+  graph* g = common_graph_of(prefix..., init);
+  std::vector<int> in{operand_id(g, prefix)...};
+  for (const int id : value_ids(g, init)) in.push_back(id);
+  return record_results<Op, CT>(*g, in.data());
 }
 
 }  // namespace detail
@@ -82,6 +87,9 @@ struct fori_loop_fn {
       constexpr bool same = std::is_same_v<R, C>;
       static_assert(same, CALX_MSG_LOOP_CARRY);
       if constexpr (same) {
+        // Tensors are traced or not by value, not by type: traced ones make the node.
+        if constexpr (detail::tensor_carry_v<C>)
+          if (detail::holds_traced_tensor(init)) return traced_loop<Body>(lower, upper, init);
         C c = init;
         for (std::common_type_t<L, U> i = lower; i < upper; ++i) c = body(i, c);
         return c;
@@ -98,7 +106,7 @@ struct fori_loop_fn {
   static constexpr auto traced_loop(const L& lower, const U& upper, const C& init) {
     constexpr bool stateless = detail::stateless_v<Body>;
     static_assert(stateless, CALX_MSG_LOOP_STATELESS);
-    constexpr bool leaves = detail::all_leaves_v<C, detail::is_loop_leaf> && detail::leaf_count_v<C> > 0;
+    constexpr bool leaves = detail::loop_carry_v<C>;
     static_assert(!stateless || leaves, CALX_MSG_LOOP_CARRY_LEAVES);
     if constexpr (stateless && leaves) {
       using CT = detail::rebind_t<C, tracer>;
@@ -106,7 +114,8 @@ struct fori_loop_fn {
       constexpr bool same = std::is_same_v<detail::rebind_t<R, tracer>, CT>;
       static_assert(same, CALX_MSG_LOOP_CARRY);
       if constexpr (same) {
-        using Op = detail::loop_op<detail::user_step<Body, CT>, detail::leaf_count_v<C>>;
+        using Op = detail::loop_op<detail::step_source<detail::user_step<Body, CT>, detail::value_dims<CT>>,
+                                   detail::value_count_v<C>>;
         return detail::record_carries<Op, CT>(init, lower, upper);
       } else {
         return detail::invalid_program{};

@@ -1,22 +1,26 @@
 /// @file loop_op.hpp
 /// @brief The op behind calx's loops (`fori_loop`, `scan`; `while_loop` shares its steps): one
 /// IR node whose body is a sub-program traced once, run as a real loop, so the IR and the
-/// generated code grow with the body, not with the trip count. Its operands are the bounds,
-/// N carries and X per-step inputs (1-D tensors of L elements, element s read at step s);
-/// its results the final carries and Y per-step outputs (1-D tensors of L). Forward mode is
-/// the loop of the body's jvp; reverse mode a loop that stores every step's carries and runs
-/// the body's vjp backwards (bounds known at compile time only, as in JAX).
+/// generated code grow with the body, not with the trip count (nor with the size of a
+/// tensor carry: a tensor is one value). Its operands are the bounds, N carries and X
+/// per-step inputs (tensors whose leading axis has L entries, entry s read at step s); its
+/// results the final carries and Y per-step outputs (stacked along a new leading axis of
+/// L). Forward mode is the loop of the body's jvp; reverse mode a loop that stores every
+/// step's carries and runs the body's vjp backwards (bounds known at compile time only, as
+/// in JAX). Carries, inputs and outputs are scalars or tensors.
 #ifndef CALX_LOOP_OP_HPP
 #define CALX_LOOP_OP_HPP
 
-#include <calx/argnums.hpp>
 #include <calx/config.hpp>
+#include <calx/detail/call/late_call.hpp>
 #include <calx/detail/call/run.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/exec/loop_kernels.hpp>
 #include <calx/detail/ir/shape.hpp>
-#include <calx/grad.hpp>
-#include <calx/jvp.hpp>
+#include <calx/detail/passes/autodiff.hpp>
+#include <calx/detail/passes/expand.hpp>
+#include <calx/detail/passes/replay.hpp>
+#include <calx/detail/passes/sources.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
@@ -27,121 +31,52 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 CALX_BEGIN_NAMESPACE
 
 namespace detail {
 
-/// A loop's step on flat values: `Step{}(i, in)` with the index `i` and `in` = (N carries,
-/// X per-step inputs) gives (N next carries, Y per-step outputs). Its program has inputs
-/// (i, in...) and outputs (carries..., outputs...).
-template <class Step, std::size_t M>
-using step_source = trace_source<Step, tracer, std::array<tracer, M>>;
+/// The shapes of the values of structures `Trees...`, in flattening order: rank 0 for a
+/// scalar, a tensor's own shape.
+template <class... Trees>
+struct value_dims {
+  static constexpr std::size_t size = (std::size_t{0} + ... + value_count_v<Trees>);
+  static constexpr std::array<shape, size == 0 ? 1 : size> value = [] {
+    std::array<shape, size == 0 ? 1 : size> d{};
+    std::size_t k = 0;
+    auto add = [&]<class T>(const T& t) {
+      for_each_traced_leaf(t, [&]<class X>(const X&) {
+        if constexpr (traced_whole<X>)
+          d[k++] = tree_node<X>::dims;
+        else
+          d[k++] = shape{};
+      });
+    };
+    (add(Trees{}), ...);
+    return d;
+  }();
+};
+
+/// A loop's step as a program: `Step{}(i, u)`, with the index `i` and `u` the carries and
+/// per-step inputs (one tracer per value, a tensor's its node of shape `Dims::value[k]`),
+/// gives the next carries and the per-step outputs, likewise. Inputs (i, u...), outputs
+/// (carries..., outputs...).
+template <class Step, class Dims>
+struct step_source {
+  static constexpr graph build() {
+    graph g;
+    const tracer i{&g, g.input()};
+    std::array<tracer, Dims::size> u{};
+    for (std::size_t k = 0; k < Dims::size; ++k) u[k] = tracer{&g, g.input(value_kind::real, false, Dims::value[k])};
+    for (const tracer& t : Step{}(i, u)) g.output(t.id);
+    return g;
+  }
+};
 
 /// A step's program for values `V` (user ops expanded as `V` needs), as codegen runs it.
 template <class Source, class V>
 inline constexpr const auto& program_for_v = materialized<lowered_t<Source, V>>::value;
-
-/// The leaves of `t` as `K` tracers; a number becomes a constant of `g`.
-template <std::size_t K, class T>
-constexpr std::array<tracer, K> traced_leaves(graph& g, const T& t) {
-  std::array<tracer, K> out{};
-  std::size_t k = 0;
-  for_each_leaf(t, [&]<class L>(const L& leaf) {
-    if constexpr (real_tracer<L>)
-      out[k++] = tracer(leaf);
-    else
-      out[k++] = in_graph(g, g.constant(static_cast<double>(leaf)));
-  });
-  return out;
-}
-
-/// `Step` as a function of the index and a flat array (what calx's transforms take).
-template <class Step>
-struct step_call {
-  template <class I, std::size_t M>
-  constexpr auto operator()(const I& i, const std::array<tracer, M>& u) const {
-    return Step{}(tracer(i), u);
-  }
-};
-
-/// Forward mode of a step: (c, dc, x, dx) to (c', dc', y, dy), the index's tangent zero.
-template <class Step, std::size_t N, std::size_t X, std::size_t Y>
-struct jvp_step {
-  constexpr std::array<tracer, 2 * (N + Y)> operator()(const tracer& i,
-                                                        const std::array<tracer, 2 * (N + X)>& a) const {
-    std::array<tracer, N + X> u{}, du{};
-    for (std::size_t k = 0; k < N; ++k) {
-      u[k] = a[k];
-      du[k] = a[N + k];
-    }
-    for (std::size_t k = 0; k < X; ++k) {
-      u[N + k] = a[2 * N + k];
-      du[N + k] = a[2 * N + X + k];
-    }
-    const tracer zero = in_graph(*i.graph, i.graph->constant(0.0));
-    const auto yt = calx::jvp(step_call<Step>{}, std::tuple{i, u}, std::tuple{zero, du});
-    std::array<tracer, 2 * (N + Y)> out{};
-    for (std::size_t k = 0; k < N; ++k) {
-      out[k] = tracer(yt.first[k]);
-      out[N + k] = tracer(yt.second[k]);
-    }
-    for (std::size_t k = 0; k < Y; ++k) {
-      out[2 * N + k] = tracer(yt.first[N + k]);
-      out[2 * N + Y + k] = tracer(yt.second[N + k]);
-    }
-    return out;
-  }
-};
-
-/// `ct . Step(i, u)`, whose gradient in `u` is the step's vjp.
-template <class Step, std::size_t M, std::size_t K>
-struct step_dot {
-  template <class I>
-  constexpr tracer operator()(const I& i, const std::array<tracer, M>& u, const std::array<tracer, K>& ct) const {
-    const std::array<tracer, K> next = Step{}(tracer(i), u);
-    tracer s = next[0] * ct[0];
-    for (std::size_t k = 1; k < K; ++k) s = s + next[k] * ct[k];
-    return s;
-  }
-};
-
-/// Reverse mode of a step: (c, x, ct_c, ct_y) to (ct_c, ct_x), the cotangents of (c, x).
-template <class Step, std::size_t N, std::size_t X, std::size_t Y>
-struct vjp_step {
-  constexpr std::array<tracer, N + X> operator()(const tracer& i, const std::array<tracer, 2 * N + X + Y>& a) const {
-    std::array<tracer, N + X> u{};
-    std::array<tracer, N + Y> ct{};
-    for (std::size_t k = 0; k < N + X; ++k) u[k] = a[k];
-    for (std::size_t k = 0; k < N + Y; ++k) ct[k] = a[N + X + k];
-    const auto g = calx::grad(step_dot<Step, N + X, N + Y>{}, calx::argnums<1>)(i, u, ct);
-    std::array<tracer, N + X> out{};
-    for (std::size_t k = 0; k < N + X; ++k) out[k] = tracer(g[k]);
-    return out;
-  }
-};
-
-/// The loop op: operands (lower, upper, N carries, X per-step inputs of L), results (N
-/// final carries, Y per-step outputs of L; with `Keep`, then the carries before every step,
-/// a tensor of L * N: the residuals its reverse loop reads).
-template <class Step, std::size_t N, std::size_t X = 0, std::size_t Y = 0, std::size_t L = 0, bool Keep = false>
-struct loop_op {};
-/// Its reverse mode: operands (lower, upper, N carries, X inputs, with `FromKept` the
-/// primal loop's tuple node, whose kept carries it reads in place, then N cotangents of the
-/// final carries and Y of the outputs), results the cotangents of the carries and inputs.
-template <class Step, std::size_t N, std::size_t X = 0, std::size_t Y = 0, std::size_t L = 0, bool FromKept = false>
-struct loop_vjp_op {};
-
-/// How many forward-mode layers wrap a step: each derivative of a loop is a loop of a new
-/// step type, and op descriptions are made eagerly (an op's rules record its derivatives'
-/// ops, whose descriptions are made too), so the rules stop at a fixed order: a loop of a
-/// step of order 0 or 1 has rules, a reverse loop of a step of order 0 has: enough for
-/// second derivatives in any mode (jacfwd of jacfwd, hessian, grad of grad). Beyond, a
-/// transform says the op has no rule.
-template <class Step>
-inline constexpr int step_order_v = 0;
-template <class Step, std::size_t N, std::size_t X, std::size_t Y>
-inline constexpr int step_order_v<jvp_step<Step, N, X, Y>> = 1 + step_order_v<Step>;
 
 /// Records `Op` on operand ids `in` and writes its `n` results' ids to `out` (a loop op is
 /// a tuple node whatever its result count: see `emit_op`).
@@ -150,6 +85,120 @@ constexpr void record_loop(graph& g, int* in, int* out, std::size_t n) {
   const int id = emit_op(g, ref_of<Op>(), in);
   for (std::size_t k = 0; k < n; ++k) out[k] = g.get(id, static_cast<int>(k));
 }
+
+/// The graph of the first traced leaf or tensor of `a...`.
+template <class... A>
+constexpr graph* common_graph_of(const A&... a) {
+  graph* g = nullptr;
+  auto look = [&]<class X>(const X& leaf) {
+    if (g != nullptr) return;
+    if constexpr (traced_whole<X>)
+      g = tree_node<X>::traced(leaf).graph;
+    else if constexpr (real_tracer<X>)
+      g = leaf.graph;
+  };
+  (for_each_traced_leaf(a, look), ...);
+  return g;
+}
+
+/// The node ids of the values of `a...` in `g` (numbers and tensors of numbers become
+/// constants).
+template <class... A>
+constexpr std::vector<int> value_ids(graph* g, const A&... a) {
+  const auto x = flatten_as<tracer>(g, a...);
+  std::vector<int> ids;
+  for (const tracer& t : x) ids.push_back(t.id);
+  return ids;
+}
+
+/// Op `Op` (a tuple node) recorded in `g` on operand ids `in`, its results as the
+/// structure `R`, one result per value.
+template <class Op, class R>
+constexpr R record_results(graph& g, int* in) {
+  constexpr std::size_t m = value_count_v<R>;
+  std::array<int, m> res{};
+  record_loop<Op>(g, in, res.data(), m);
+  std::array<tracer, m> out{};
+  for (std::size_t k = 0; k < m; ++k) out[k] = in_graph(g, res[k]);
+  return unflatten<R>(out);
+}
+
+/// The values of `t` as `K` tracers (numbers and tensors of numbers become constants of
+/// `g`).
+template <std::size_t K, class T>
+constexpr std::array<tracer, K> traced_values(graph& g, const T& t) {
+  return flatten_as<tracer>(&g, t);
+}
+
+/// Forward mode of step program `S` (see `step_source`): inputs (i, c, dc, x, dx), outputs
+/// (c', dc', y, dy), the index's tangent zero; values of any shape.
+template <class S, std::size_t N, std::size_t X, std::size_t Y>
+struct jvp_step_source {
+  using Inner = expanded_t<S, expand_for::jvp>;
+  static constexpr graph build() {
+    const auto& r = materialized<Inner>::value;
+    graph g;
+    std::vector<int> pin(1 + N + X), tin(1 + N + X, -1);
+    auto inputs = [&](std::size_t from, std::size_t count) {
+      for (std::size_t k = from; k < from + count; ++k) pin[k] = g.input_like(r.nodes[r.inputs[k]]);
+      for (std::size_t k = from; k < from + count; ++k) tin[k] = g.input_like(r.nodes[r.inputs[k]]);
+    };
+    pin[0] = g.input_like(r.nodes[r.inputs[0]]);
+    inputs(1, N);
+    inputs(1 + N, X);
+    const std::vector<int> p = replay_all(r, g, pin);
+    const std::vector<int> t = push_tangents(r, g, p, tin);
+    auto outputs = [&](std::size_t from, std::size_t count) {
+      for (std::size_t o = from; o < from + count; ++o) g.output(p[r.outputs[o]], r.nodes[r.outputs[o]].dims);
+      for (std::size_t o = from; o < from + count; ++o) g.output(t[r.outputs[o]], r.nodes[r.outputs[o]].dims);
+    };
+    outputs(0, N);
+    outputs(N, Y);
+    return g;
+  }
+};
+
+/// Reverse mode of step program `S`: inputs (i, c, x, ct_c, ct_y), outputs (ct_c, ct_x),
+/// the cotangents of (c, x).
+template <class S, std::size_t N, std::size_t X, std::size_t Y>
+struct vjp_step_source {
+  using Inner = expanded_t<S, expand_for::vjp>;
+  static constexpr graph build() {
+    const auto& r = materialized<Inner>::value;
+    graph g;
+    const std::vector<int> pin = inputs_like(g, r, 0, 1 + N + X);
+    std::vector<int> seed(N + Y);
+    for (std::size_t o = 0; o < N + Y; ++o) seed[o] = g.input_like(r.nodes[r.outputs[o]]);
+    std::vector<char> wrt(1 + N + X, 1);
+    wrt[0] = 0;
+    const std::vector<int> p = replay_all(r, g, pin);
+    const std::vector<int> ct = pull_cotangents(r, g, p, seed, wrt);
+    for (std::size_t k = 1; k < 1 + N + X; ++k) g.output(ct[k], r.nodes[r.inputs[k]].dims);
+    return g;
+  }
+};
+
+/// The loop op of step program `S`: operands (lower, upper, N carries, X per-step inputs
+/// stacked over L steps), results (N final carries, Y per-step outputs stacked over L;
+/// with `Keep`, then the carries the reverse loop reads, before every step: its residuals).
+template <class S, std::size_t N, std::size_t X = 0, std::size_t Y = 0, std::size_t L = 0, bool Keep = false>
+struct loop_op {};
+/// Its reverse mode: operands (lower, upper, N carries, X inputs, with `FromKept` the
+/// primal loop's tuple node, whose kept carries it reads in place, then N cotangents of the
+/// final carries and Y of the outputs), results the cotangents of the carries and inputs.
+template <class S, std::size_t N, std::size_t X = 0, std::size_t Y = 0, std::size_t L = 0, bool FromKept = false>
+struct loop_vjp_op {};
+
+/// How many forward-mode layers wrap a step: each derivative of a loop is a loop of a new
+/// step type, and op descriptions are made eagerly (an op's rules record its derivatives'
+/// ops, whose descriptions are made too), so the rules stop at a fixed order: a loop of a
+/// step of order 0 or 1 has rules, a reverse loop of a step of order 0 has: enough for
+/// second derivatives in any mode (jacfwd of jacfwd, hessian, grad of grad). Beyond, a
+/// transform says the op has no rule.
+template <class S>
+inline constexpr int step_order_v = 0;
+template <class S, std::size_t N, std::size_t X, std::size_t Y>
+inline constexpr int step_order_v<jvp_step_source<S, N, X, Y>> = 1 + step_order_v<S>;
 
 /// Node `id`, or zeros of the shape of node `like` where `id` is a symbolic zero (a loop's
 /// operands are not broadcast, so a per-step tensor's zero must have its shape).
@@ -176,20 +225,20 @@ constexpr bool any_nonzero(const int* ids, std::size_t count) {
   return false;
 }
 
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L>
-using jvp_loop_t = loop_op<jvp_step<Step, N, X, Y>, 2 * N, 2 * X, 2 * Y, L>;
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L>
-using jvp_vjp_loop_t = loop_vjp_op<jvp_step<Step, N, X, Y>, 2 * N, 2 * X, 2 * Y, L>;
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L>
+using jvp_loop_t = loop_op<jvp_step_source<S, N, X, Y>, 2 * N, 2 * X, 2 * Y, L>;
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L>
+using jvp_vjp_loop_t = loop_vjp_op<jvp_step_source<S, N, X, Y>, 2 * N, 2 * X, 2 * Y, L>;
 
 /// The derivative rules of `loop_op`, up to order 2 (see `step_order_v`). Operands: 0 and
 /// 1 the bounds (integers: no tangent, no cotangent), then carries c, inputs x; results:
 /// carries, then outputs y (and the kept carries, whose tangent and cotangent are never
 /// read: the reverse loop's own rules recompute from c and x).
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep,
-          bool = (step_order_v<Step> < 2)>
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep,
+          bool = (step_order_v<S> < 2)>
 struct loop_rules {};
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
-struct loop_rules<Step, N, X, Y, L, Keep, true> {
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
+struct loop_rules<S, N, X, Y, L, Keep, true> {
   /// Tangents of the results: the loop over (c, dc) and (x, dx) under the body's jvp.
   static constexpr void jvp_ids(graph& g, const int*, const int* x, const int* t, int* out) {
     if constexpr (Keep) out[N + Y] = -1;
@@ -205,7 +254,7 @@ struct loop_rules<Step, N, X, Y, L, Keep, true> {
     in.add(g, x + 2 + N, x + 2 + N, X);
     in.add(g, t + 2 + N, x + 2 + N, X);
     int res[2 * (N + Y)] = {};
-    record_loop<jvp_loop_t<Step, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + Y));
+    record_loop<jvp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + Y));
     for (std::size_t k = 0; k < N; ++k) out[k] = res[N + k];
     for (std::size_t k = 0; k < Y; ++k) out[N + k] = res[2 * N + Y + k];
   }
@@ -231,13 +280,13 @@ struct loop_rules<Step, N, X, Y, L, Keep, true> {
     if constexpr (kept) {
       const int loop = g.operand(y[0], 0);  // y are the gets of the primal tuple node
       if constexpr (!Keep) {
-        g.nodes[loop].op = ref_of<loop_op<Step, N, X, Y, L, true>>();
+        g.nodes[loop].op = ref_of<loop_op<S, N, X, Y, L, true>>();
         g.nodes[loop].value = g.nodes[loop].op().result_offset(static_cast<int>(N + Y + 1));
       }
       in.add(loop);  // the tuple itself: its kernel reads the kept carries in place, no copy
     }
     in.add(g, ct, y, N + Y);
-    record_loop<loop_vjp_op<Step, N, X, Y, L, kept>>(g, in.ids.data(), out + 2, N + X);
+    record_loop<loop_vjp_op<S, N, X, Y, L, kept>>(g, in.ids.data(), out + 2, N + X);
   }
 };
 
@@ -246,11 +295,11 @@ struct loop_rules<Step, N, X, Y, L, Keep, true> {
 /// (du, dct) is H's vjp at (u, du) on cotangents (dct, ct), its u-part; G's vjp on w is
 /// that with (du, dct) = (w, 0), and J w (H's tangent part) for ct. The kept carries are a
 /// cache of a function of u: no tangent or cotangent goes through them.
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept,
-          bool = (step_order_v<Step> < 1)>
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept,
+          bool = (step_order_v<S> < 1)>
 struct loop_vjp_rules {};
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
-struct loop_vjp_rules<Step, N, X, Y, L, FromKept, true> {
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
+struct loop_vjp_rules<S, N, X, Y, L, FromKept, true> {
   // Operands: bounds, c (N), x (X), [kept], ct_c (N), ct_y (Y); results: ct of c, of x.
   static constexpr std::size_t c_at = 2, x_at = 2 + N, ct_at = 2 + N + X + (FromKept ? 1 : 0), cty_at = ct_at + N;
 
@@ -269,7 +318,7 @@ struct loop_vjp_rules<Step, N, X, Y, L, FromKept, true> {
     in.add(g, dct + N, x + cty_at, Y);     // dct_y
     in.add(g, x + cty_at, x + cty_at, Y);  // ct_y
     int res[2 * (N + X)] = {};
-    record_loop<jvp_vjp_loop_t<Step, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + X));
+    record_loop<jvp_vjp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + X));
     for (std::size_t k = 0; k < N; ++k) out[k] = res[k];
     for (std::size_t k = 0; k < X; ++k) out[N + k] = res[2 * N + k];
   }
@@ -300,46 +349,85 @@ struct loop_vjp_rules<Step, N, X, Y, L, FromKept, true> {
     in.add(g, x + x_at, x + x_at, X);
     in.add(g, w + N, x + x_at, X);
     int res[2 * (N + Y)] = {};
-    record_loop<jvp_loop_t<Step, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + Y));
+    record_loop<jvp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + Y));
     for (std::size_t k = 0; k < N; ++k) out[ct_at + k] = res[N + k];
     for (std::size_t k = 0; k < Y; ++k) out[cty_at + k] = res[2 * N + Y + k];
   }
 };
 
-/// A loop op's result shapes: N scalars, then 1-D tensors of L, then (kept carries) one of
-/// L * N.
-template <std::size_t N, std::size_t Y, std::size_t L>
-constexpr shape loop_result_dims(int k) {
+/// The carry elements a reverse loop of step program `S` reads back for each step
+/// (`carry_store`): computed from the step's and its vjp's programs, so only where a
+/// reverse loop is made.
+template <class S, std::size_t N, std::size_t X, std::size_t Y>
+struct stored_carries {
+  static constexpr carry_store<materialized<S>::value.input_offset[1 + N] - 1> value =
+      carries_to_store<N, materialized<S>::value.input_offset[1 + N] - 1>(
+          materialized<S>::value, materialized<vjp_step_source<S, N, X, Y>>::value);
+};
+/// None stored: a loop op that keeps no carries, whose vjp program is not made.
+template <class S, std::size_t N>
+struct no_stored_carries {
+  static constexpr carry_store<materialized<S>::value.input_offset[1 + N] - 1> value{};
+};
+template <bool Keep, class S, std::size_t N, std::size_t X, std::size_t Y>
+using stored_carries_t = std::conditional_t<Keep, stored_carries<S, N, X, Y>, no_stored_carries<S, N>>;
+
+/// `L` prepended to shape `d`: a value stacked over the steps.
+constexpr shape stacked_dims(std::size_t L, shape d) {
   shape s{};
-  if (k >= static_cast<int>(N)) {
-    s.rank = 1;
-    s.extent[0] = static_cast<std::int32_t>(k < static_cast<int>(N + Y) ? L : L * N);
-  }
+  s.rank = d.rank + 1;
+  s.extent[0] = static_cast<std::int32_t>(L);
+  for (int j = 0; j < d.rank; ++j) s.extent[j + 1] = d.extent[j];
   return s;
+}
+
+/// A loop op's result shapes: the N carries' (those of step program `S`'s first outputs),
+/// then the Y per-step outputs' stacked over L steps, then (the kept carries) L * K
+/// elements (at least one).
+template <class S, std::size_t N, std::size_t Y, std::size_t L, std::size_t K>
+constexpr shape loop_result_dims(int k) {
+  const auto& p = materialized<S>::value;
+  const auto j = static_cast<std::size_t>(k);
+  if (j < N) return p.nodes[p.outputs[j]].dims;
+  if (j < N + Y) return stacked_dims(L, p.nodes[p.outputs[j]].dims);
+  return stacked_dims(L * (K == 0 ? 1 : K), shape{});
+}
+
+/// A reverse loop's result shapes: the cotangents of the N carries, then of the X per-step
+/// inputs stacked over L steps (`S`'s inputs after the index).
+template <class S, std::size_t N, std::size_t L>
+constexpr shape loop_vjp_result_dims(int k) {
+  const auto& p = materialized<S>::value;
+  const auto j = static_cast<std::size_t>(k);
+  const shape d = p.nodes[p.inputs[1 + j]].dims;
+  return j < N ? d : stacked_dims(L, d);
 }
 
 }  // namespace detail
 
 /// One IR node (printed `fori_loop`, or `scan` when it has per-step values; its body
 /// nested): the loop runs on numbers, and on SIMD lanes under vmap.
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
-struct op_traits<detail::loop_op<Step, N, X, Y, L, Keep>> : detail::loop_rules<Step, N, X, Y, L, Keep> {
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
+struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N, X, Y, L, Keep> {
   static constexpr const char* name = X + Y == 0 ? "fori_loop" : "scan";
   static constexpr int arity = static_cast<int>(2 + N + X);
   static constexpr int outputs = static_cast<int>(N + Y + (Keep ? 1 : 0));
   static constexpr bool broadcasts = false;
-  static constexpr auto result_dims = &detail::loop_result_dims<N, Y, L>;
-  using source = detail::step_source<Step, N + X>;
+  using source = S;
+  using store = detail::stored_carries_t<Keep, S, N, X, Y>;
+  static constexpr auto result_dims = &detail::loop_result_dims<S, N, Y, L, store::value.count>;
 
   // Operands: bounds, c (N), xs (X tensors); results: c (N), ys (Y tensors), [kept].
   static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, 2 + N + X>& in,
                                             const detail::lane_values<V>& out) {
-    V c[N];
-    detail::each<N>([&](std::size_t k) { c[k] = in[2 + k][0]; });
+    constexpr const auto& step = detail::program_for_v<source, V>;
+    using lay = detail::loop_layout<step, N, X, Y>;
+    V c[lay::C];
+    detail::gather_carries<lay, N, 0>(c, in.data() + 2);
     const V lo = in[0][0], hi = in[1][0];
-    detail::loop_forward<detail::program_for_v<source, V>, N, X, Y, L, Keep>(c, in.data() + 2 + N, out, N, N + Y * L,
-                                                                            detail::trip_range_of(lo, hi), lo, hi);
-    detail::each<N>([&](std::size_t k) { out.set(k, c[k]); });
+    detail::loop_forward<step, N, X, Y, L, Keep, store::value>(c, in.data() + 2 + N, out, detail::trip_range_of(lo, hi),
+                                                               lo, hi);
+    detail::each<lay::C>([&](std::size_t f) { out.set(f, c[f]); });
   };
   template <class T>
   static void results(const T* const* in, T* out) {
@@ -359,33 +447,33 @@ struct op_traits<detail::loop_op<Step, N, X, Y, L, Keep>> : detail::loop_rules<S
 
 /// The reverse loop (printed `fori_loop_vjp` or `scan_vjp`): runs the body's vjp backwards
 /// over the kept carries, or over those of a forward pass of its own.
-template <class Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
-struct op_traits<detail::loop_vjp_op<Step, N, X, Y, L, FromKept>>
-    : detail::loop_vjp_rules<Step, N, X, Y, L, FromKept> {
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
+struct op_traits<detail::loop_vjp_op<S, N, X, Y, L, FromKept>> : detail::loop_vjp_rules<S, N, X, Y, L, FromKept> {
   static constexpr const char* name = X + Y == 0 ? "fori_loop_vjp" : "scan_vjp";
   static constexpr std::size_t kept = FromKept ? 1 : 0;
   static constexpr int arity = static_cast<int>(2 + 2 * N + X + Y + kept);
   static constexpr int outputs = static_cast<int>(N + X);
   static constexpr bool broadcasts = false;
-  static constexpr auto result_dims = &detail::loop_result_dims<N, X, L>;
-  using source = detail::step_source<Step, N + X>;
-  using vjp_source = detail::step_source<detail::vjp_step<Step, N, X, Y>, 2 * N + X + Y>;
+  static constexpr auto result_dims = &detail::loop_vjp_result_dims<S, N, L>;
+  using source = S;
+  using vjp_source = detail::vjp_step_source<S, N, X, Y>;
 
   // Operands: bounds, c (N), xs (X), [the primal tuple], ct_c (N), ct_ys (Y); results:
   // ct_c, ct_xs.
   static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, 2 + 2 * N + X + Y + kept>& in,
                                             const detail::lane_values<V>& out) {
     constexpr std::size_t ct_at = 2 + N + X + kept;
-    V c0[N], ct[N];
-    detail::each<N>([&](std::size_t k) {
-      c0[k] = in[2 + k][0];
-      ct[k] = in[ct_at + k][0];
-    });
+    constexpr const auto& step = detail::program_for_v<source, V>;
+    using lay = detail::loop_layout<step, N, X, Y>;
+    V c0[lay::C], ct[lay::C];
+    detail::gather_carries<lay, N, 0>(c0, in.data() + 2);
+    detail::gather_carries<lay, N, 0>(ct, in.data() + ct_at);
     const V lo = in[0][0], hi = in[1][0];
-    detail::loop_backward<detail::program_for_v<source, V>, detail::program_for_v<vjp_source, V>, N, X, Y, L, FromKept>(
-        c0, in.data() + 2 + N, in[2 + N + X].from(N + Y * L), ct, in.data() + ct_at + N, out, N,
+    detail::loop_backward<step, detail::program_for_v<vjp_source, V>, N, X, Y, L, FromKept,
+                          detail::stored_carries<S, N, X, Y>::value>(
+        c0, in.data() + 2 + N, in[2 + N + X].from(lay::C + L * lay::YE), ct, in.data() + ct_at + N, out,
         detail::trip_range_of(lo, hi), lo, hi);
-    detail::each<N>([&](std::size_t k) { out.set(k, ct[k]); });
+    detail::each<lay::C>([&](std::size_t f) { out.set(f, ct[f]); });
   };
   template <class T>
   static void results(const T* const* in, T* out) {

@@ -26,14 +26,16 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 CALX_BEGIN_NAMESPACE
 
 namespace detail {
 
-/// What `scan` can take as `xs`: 1-D tensors, alone or in std::arrays, tuples and pairs,
-/// all of one length. `ok`, `length` (the steps), `element` (the first tensor's), and
-/// `row<L>`: the structure `f` receives at each step, each tensor an `L`.
+/// What `scan` can take as `xs`: tensors, alone or in std::arrays, tuples and pairs, all
+/// of one leading length. `ok`, `length` (the steps), `element` (the first tensor's), and
+/// `row<L>`: the structure `f` receives at each step, a 1-D tensor's entry an `L`, a
+/// higher one's a slice (a tensor of the trailing axes; its traced form is itself).
 template <class T>
 struct scan_inputs {
   static constexpr bool ok = false;
@@ -42,13 +44,13 @@ struct scan_inputs {
   template <class L>
   using row = void;
 };
-template <class T, std::size_t L>
-struct scan_inputs<tensor<T, L>> {
-  static constexpr bool ok = true;
+template <class T, std::size_t L, std::size_t... D>
+struct scan_inputs<tensor<T, L, D...>> {
+  static constexpr bool ok = std::is_floating_point_v<T>;
   static constexpr std::size_t length = L;
   using element = T;
   template <class E>
-  using row = E;
+  using row = std::conditional_t<sizeof...(D) == 0, E, tensor<T, D...>>;
 };
 template <class A0, class... A>
 struct scan_inputs_of {
@@ -73,10 +75,15 @@ struct scan_inputs<std::pair<A, B>> : scan_inputs_of<A, B> {
   using row = std::pair<typename scan_inputs<A>::template row<L>, typename scan_inputs<B>::template row<L>>;
 };
 
-/// The per-step outputs stacked: each leaf of `Y` a tensor of `L` elements of `E`.
+/// The per-step outputs stacked along a new leading axis of `L`: a scalar leaf of `Y` a
+/// tensor of `L` elements of `E`, a tensor leaf one of `L` such tensors.
 template <class Y, class E, std::size_t L>
 struct stacked {
   using type = tensor<E, L>;
+};
+template <class T, std::size_t... D, class E, std::size_t L>
+struct stacked<tensor<T, D...>, E, L> {
+  using type = tensor<T, L, D...>;
 };
 template <class A, std::size_t N, class E, std::size_t L>
 struct stacked<std::array<A, N>, E, L> {
@@ -93,18 +100,15 @@ struct stacked<std::pair<A, B>, E, L> {
 template <class Y, class E, std::size_t L>
 using stacked_t = typename stacked<std::remove_cvref_t<Y>, E, L>::type;
 
-/// The user's `f(carry, x)` on flat values: (N carries, X inputs) in, (N carries, Y
-/// outputs) out; `C` and `R` the carry's and the row's structures with traced leaves.
+/// The user's `f(carry, x)` on flat values (one tracer per value): (N carries, X inputs)
+/// in, (N carries, Y outputs) out; `C` and `R` the carry's and the row's structures with
+/// traced leaves.
 template <class F, class C, class R, std::size_t N, std::size_t X, std::size_t Y>
 struct scan_step {
   constexpr std::array<tracer, N + Y> operator()(const tracer& i, const std::array<tracer, N + X>& u) const {
-    std::array<tracer, N> c{};
-    std::array<tracer, X> x{};
-    for (std::size_t k = 0; k < N; ++k) c[k] = u[k];
-    for (std::size_t k = 0; k < X; ++k) x[k] = u[N + k];
-    const auto r = make_stateless<F>()(unflatten<C>(c), unflatten<R>(x));
-    const auto next = traced_leaves<N>(*i.graph, r.first);
-    const auto y = traced_leaves<Y>(*i.graph, r.second);
+    const auto r = make_stateless<F>()(unflatten<C>(u), unflatten<R>(u, N));
+    const auto next = traced_values<N>(*i.graph, r.first);
+    const auto y = traced_values<Y>(*i.graph, r.second);
     std::array<tracer, N + Y> out{};
     for (std::size_t k = 0; k < N; ++k) out[k] = next[k];
     for (std::size_t k = 0; k < Y; ++k) out[N + k] = y[k];
@@ -113,7 +117,22 @@ struct scan_step {
 };
 
 template <class T>
-struct is_scan_output_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T>> {};
+struct is_scan_output_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T> || is_real_tensor<T>::value> {};
+
+/// The elements of the values of structure `t` (one for a scalar, a tensor's own), value
+/// after value, through `f(k, e, x)`: value k's element e is x.
+template <class T, class F>
+constexpr void for_each_value_element(const T& t, F&& f) {
+  std::size_t k = 0;
+  for_each_traced_leaf(t, [&]<class X>(const X& v) {
+    if constexpr (traced_whole<X>) {
+      for (std::size_t e = 0; e < tree_node<X>::extent; ++e) f(k, e, v[e]);
+    } else {
+      f(k, std::size_t{0}, v);
+    }
+    ++k;
+  });
+}
 
 }  // namespace detail
 
@@ -123,16 +142,19 @@ struct scan_fn {
   constexpr auto operator()(const F& f, const C& init, const Xs& xs) const {
     using In = detail::scan_inputs<std::remove_cvref_t<Xs>>;
     static_assert(In::ok, CALX_MSG_SCAN_INPUTS);
-    constexpr bool carry = detail::all_leaves_v<C, detail::is_loop_leaf> && detail::leaf_count_v<C> > 0;
+    constexpr bool carry = detail::loop_carry_v<C>;
     static_assert(!In::ok || carry, CALX_MSG_SCAN_CARRY_LEAVES);
     if constexpr (In::ok && carry) {
-      // Traced when the carry is (a tensor's traced-ness is known at run time only, and the
-      // result's type must not depend on it).
+      // Traced when the carry is: by type (a traced scalar), or, for a carry of tensors
+      // only, whose traced form is itself, by value (the result's type is the same).
       constexpr bool traced = detail::any_leaf_v<C, detail::is_tracer>;
-      if constexpr (traced)
+      if constexpr (traced) {
         return traced_scan(f, init, xs);
-      else
+      } else {
+        if constexpr (detail::tensor_carry_v<C>)
+          if (detail::holds_traced_tensor(init) || detail::holds_traced_tensor(xs)) return traced_scan(f, init, xs);
         return plain_scan(f, init, xs);
+      }
     } else {
       return detail::invalid_program{};
     }
@@ -158,34 +180,16 @@ struct scan_fn {
         constexpr bool outputs = detail::all_leaves_v<Yt, detail::is_scan_output_leaf>;
         static_assert(!same || outputs, CALX_MSG_SCAN_OUTPUTS);
         if constexpr (same && outputs) {
-          constexpr std::size_t N = detail::leaf_count_v<C>, X = detail::value_count_v<Xs>, Y = detail::leaf_count_v<Yt>,
-                                L = In::length;
+          constexpr std::size_t N = detail::value_count_v<C>, X = detail::value_count_v<Xs>,
+                                Y = detail::value_count_v<Yt>, L = In::length;
           using Ys = detail::stacked_t<Yt, typename In::element, L>;
-          using Op = detail::loop_op<detail::scan_step<F, CT, Row, N, X, Y>, N, X, Y, L>;
-          detail::graph* g = nullptr;
-          detail::for_each_leaf(init, [&]<class V>(const V& leaf) {
-            if (g == nullptr) g = detail::graph_of(leaf);
-          });
-          detail::for_each_traced_leaf(xs, [&]<class V>(const V& leaf) {
-            if (g == nullptr) g = tree_node<V>::traced(leaf).graph;
-          });
-          int in[2 + N + X] = {};
-          std::size_t k = 0;
-          in[k++] = g->constant(0.0);
-          in[k++] = g->constant(static_cast<double>(L));
-          detail::for_each_leaf(init, [&](const auto& leaf) { in[k++] = detail::operand_id(g, leaf); });
-          detail::for_each_traced_leaf(xs, [&]<class V>(const V& leaf) {
-            const tracer t = tree_node<V>::traced(leaf);
-            in[k++] = t.graph != nullptr ? t.id : detail::constant_pack(*g, leaf, tree_node<V>::dims);
-          });
-          int res[N + Y] = {};
-          detail::record_loop<Op>(*g, in, res, N + Y);
-          std::array<tracer, N> c{};
-          for (std::size_t j = 0; j < N; ++j) c[j] = detail::in_graph(*g, res[j]);
-          Ys ys{};
-          std::size_t j = N;
-          detail::for_each_traced_leaf(ys, [&]<class V>(V& leaf) { tree_node<V>::set_node(leaf, tracer{g, res[j++]}); });
-          return std::pair{detail::unflatten<CT>(c), ys};
+          using Step = detail::step_source<detail::scan_step<F, CT, Row, N, X, Y>, detail::value_dims<CT, Row>>;
+          using Op = detail::loop_op<Step, N, X, Y, L>;
+          // Operands: the bounds, the carry's values, the tensors of xs.
+          detail::graph* g = detail::common_graph_of(init, xs);
+          std::vector<int> in{g->constant(0.0), g->constant(static_cast<double>(L))};
+          for (const int id : detail::value_ids(g, init, xs)) in.push_back(id);
+          return detail::record_results<Op, std::pair<CT, Ys>>(*g, in.data());
         } else {
           return detail::invalid_program{};
         }
@@ -216,19 +220,33 @@ struct scan_fn {
                               "(for a zero, 0.0 * x with x a traced value), so that scan records one node");
         C c = init;
         Ys ys{};
+        constexpr std::size_t X = detail::value_count_v<Xs>, Y = detail::value_count_v<Ys>;
+        const E* xs_at[X] = {};
+        std::size_t xs_row[X] = {};
+        E* ys_at[Y == 0 ? 1 : Y] = {};
+        std::size_t ys_row[Y == 0 ? 1 : Y] = {}, k = 0;
+        detail::for_each_traced_leaf(xs, [&]<class T>(const T& t) {
+          xs_row[k] = tree_node<T>::extent / In::length;
+          xs_at[k++] = t.data();
+        });
+        k = 0;
+        detail::for_each_traced_leaf(ys, [&]<class T>(T& t) {
+          ys_row[k] = tree_node<T>::extent / In::length;
+          ys_at[k++] = t.data();
+        });
         for (std::size_t s = 0; s < In::length; ++s) {
-          const E* leaves[detail::value_count_v<Xs>] = {};
-          std::size_t k = 0;
-          detail::for_each_traced_leaf(xs, [&](const auto& t) { leaves[k++] = &t[s]; });
-          k = 0;
-          const Row row = detail::build_tree<Row>([&](const auto&) { return *leaves[k++]; });
+          // The row's leaves in order: value after value, element after element.
+          std::size_t v = 0, e = 0;
+          const Row row = detail::build_tree<Row>([&](const auto&) {
+            const E x = xs_at[v][s * xs_row[v] + e];
+            if (++e == xs_row[v]) e = 0, ++v;
+            return x;
+          });
           auto r = f(c, row);
           c = r.first;
-          E out[detail::leaf_count_v<typename R::second_type> + 1] = {};
-          k = 0;
-          detail::for_each_leaf(r.second, [&](const auto& y) { out[k++] = static_cast<E>(y); });
-          k = 0;
-          detail::for_each_traced_leaf(ys, [&](auto& t) { t[s] = out[k++]; });
+          detail::for_each_value_element(r.second, [&](std::size_t j, std::size_t i, const auto& y) {
+            ys_at[j][s * ys_row[j] + i] = static_cast<E>(y);
+          });
         }
         return std::pair{c, ys};
       } else {

@@ -12,11 +12,13 @@
 #include <calx/detail/diagnostics.hpp>
 #include <calx/fori_loop.hpp>
 #include <calx/math.hpp>
+#include <calx/tensor_type.hpp>
 
 #include <array>
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 CALX_BEGIN_NAMESPACE
 
@@ -44,34 +46,53 @@ struct user_condition {
   template <std::size_t N>
   constexpr tracer operator()(const std::array<tracer, N>& c) const {
     const auto go = make_stateless<Cond>()(unflatten<C>(c));
-    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(go)>, bool>)
+    using G = std::remove_cvref_t<decltype(go)>;
+    if constexpr (std::is_same_v<G, bool>)
       return in_graph(*c[0].graph, c[0].graph->constant(go ? 1.0 : 0.0));
+    else if constexpr (traced_whole<G>)  // a rank-0 tensor of bool (a comparison of reductions)
+      return tree_node<tensor<double>>::traced(calx::where(go, 1.0, 0.0));
     else
       return calx::where(go, 1.0, 0.0);
   }
 };
 
-/// `Cond` on the first `N` of `2 N` carries (the primal half of a jvp loop's carry).
-template <class Cond, std::size_t N>
-struct primal_condition {
-  constexpr tracer operator()(const std::array<tracer, 2 * N>& a) const {
-    std::array<tracer, N> c{};
-    for (std::size_t k = 0; k < N; ++k) c[k] = a[k];
-    return Cond{}(c);
+/// A loop's condition as a program: `Cond{}(c)` on the carries (one input per value, of
+/// the shapes `Dims::value`), one output.
+template <class Cond, class Dims>
+struct condition_source {
+  static constexpr graph build() {
+    graph g;
+    std::array<tracer, Dims::size> c{};
+    for (std::size_t k = 0; k < Dims::size; ++k) c[k] = tracer{&g, g.input(value_kind::real, false, Dims::value[k])};
+    g.output(Cond{}(c).id);
+    return g;
   }
 };
 
-template <class Cond, std::size_t N>
-using condition_source = trace_source<Cond, std::array<tracer, N>>;
+/// Condition program `CS` on the first `N` of `2 N` carries (the primal half of a jvp
+/// loop's carry; the tangents are inputs it does not read).
+template <class CS, std::size_t N>
+struct primal_condition_source {
+  static constexpr graph build() {
+    const auto& r = materialized<CS>::value;
+    graph g;
+    const std::vector<int> pin = inputs_like(g, r);
+    for (std::size_t k = 0; k < N; ++k) g.input_like(r.nodes[r.inputs[k]]);
+    const std::vector<int> p = replay_all(r, g, pin);
+    g.outputs_from(r, r.outputs, p);
+    return g;
+  }
+};
 
-/// The while op: operands the `N` carries, results the final carries.
-template <class Cond, class Step, std::size_t N>
+/// The while op of condition program `CS` and step program `S`: operands the `N`
+/// carries, results the final carries.
+template <class CS, class S, std::size_t N>
 struct while_op {};
 
-template <class Cond, class Step, std::size_t N, bool = (step_order_v<Step> < 2)>
+template <class CS, class S, std::size_t N, bool = (step_order_v<S> < 2)>
 struct while_rules {};
-template <class Cond, class Step, std::size_t N>
-struct while_rules<Cond, Step, N, true> {
+template <class CS, class S, std::size_t N>
+struct while_rules<CS, S, N, true> {
   /// Tangents of the final carries: the same loop over (carry, tangent), its condition on
   /// the carry.
   static constexpr void jvp_ids(graph& g, const int*, const int* x, const int* t, int* out) {
@@ -86,8 +107,8 @@ struct while_rules<Cond, Step, N, true> {
       in[static_cast<int>(k)] = x[k];
       in[static_cast<int>(N + k)] = t[k];  // a symbolic zero becomes a constant 0
     }
-    record_loop<while_op<primal_condition<Cond, N>, jvp_step<Step, N, 0, 0>, 2 * N>>(g, in.data(), res.data(),
-                                                                                        2 * N);
+    record_loop<while_op<primal_condition_source<CS, N>, jvp_step_source<S, N, 0, 0>, 2 * N>>(g, in.data(), res.data(),
+                                                                                                2 * N);
     for (std::size_t k = 0; k < N; ++k) out[k] = res[static_cast<int>(N + k)];
   }
   static constexpr void vjp_ids(graph&, const int* ct, const int*, const int*, int* out) {
@@ -103,20 +124,24 @@ struct while_rules<Cond, Step, N, true> {
 }  // namespace detail
 
 /// One IR node (printed `while_loop`, its condition and body nested).
-template <class Cond, class Step, std::size_t N>
-struct op_traits<detail::while_op<Cond, Step, N>> : detail::while_rules<Cond, Step, N> {
+template <class CS, class S, std::size_t N>
+struct op_traits<detail::while_op<CS, S, N>> : detail::while_rules<CS, S, N> {
   static constexpr const char* name = "while_loop";
   static constexpr int arity = static_cast<int>(N);
   static constexpr int outputs = static_cast<int>(N);
-  using cond_source = detail::condition_source<Cond, N>;
-  using source = detail::step_source<Step, N>;
+  static constexpr bool broadcasts = false;
+  static constexpr auto result_dims = &detail::loop_result_dims<S, N, 0, 0, 0>;
+  using cond_source = CS;
+  using source = S;
 
   static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, N>& in,
                                             const detail::lane_values<V>& out) {
-    V c[N];
-    detail::each<N>([&](std::size_t k) { c[k] = in[k][0]; });
-    detail::while_forward<detail::program_for_v<cond_source, V>, detail::program_for_v<source, V>, N>(c);
-    detail::each<N>([&](std::size_t k) { out.set(k, c[k]); });
+    constexpr const auto& step = detail::program_for_v<source, V>;
+    using lay = detail::loop_layout<step, N, 0, 0>;
+    V c[lay::C];
+    detail::gather_carries<lay, N, 0>(c, in.data());
+    detail::while_forward<detail::program_for_v<cond_source, V>, step, N>(c);
+    detail::each<lay::C>([&](std::size_t f) { out.set(f, c[f]); });
   };
   template <class T>
   static void results(const T* const* in, T* out) {
@@ -146,6 +171,9 @@ struct while_loop_fn {
       constexpr bool same = std::is_same_v<R, C>;
       static_assert(same, CALX_MSG_WHILE_CARRY);
       if constexpr (same) {
+        // Tensors are traced or not by value, not by type: traced ones make the node.
+        if constexpr (detail::tensor_carry_v<C>)
+          if (detail::holds_traced_tensor(init)) return traced_loop<Cond, Body>(init);
         C c = init;
         while (cond_fn(c)) c = body_fn(c);
         return c;
@@ -153,28 +181,37 @@ struct while_loop_fn {
         return detail::invalid_program{};
       }
     } else {
-      constexpr bool stateless = detail::stateless_v<Cond> && detail::stateless_v<Body>;
-      static_assert(stateless, CALX_MSG_WHILE_STATELESS);
-      constexpr bool leaves = detail::all_leaves_v<C, detail::is_loop_leaf>;
-      static_assert(!stateless || leaves, CALX_MSG_WHILE_CARRY_LEAVES);
-      if constexpr (stateless && leaves) {
-        using CT = detail::rebind_t<C, tracer>;
-        using R = std::remove_cvref_t<decltype(detail::make_stateless<Body>()(CT{}))>;
-        using P = std::remove_cvref_t<decltype(detail::make_stateless<Cond>()(CT{}))>;
-        constexpr bool same = std::is_same_v<detail::rebind_t<R, tracer>, CT>;
-        static_assert(same, CALX_MSG_WHILE_CARRY);
-        constexpr bool predicate = std::is_same_v<P, bool_tracer> || std::is_same_v<P, bool>;
-        static_assert(!same || predicate, CALX_MSG_WHILE_CONDITION);
-        if constexpr (same && predicate) {
-          constexpr std::size_t N = detail::leaf_count_v<C>;
-          using Op = detail::while_op<detail::user_condition<Cond, CT>, detail::while_body_step<Body, CT>, N>;
-          return detail::record_carries<Op, CT>(init);
-        } else {
-          return detail::invalid_program{};
-        }
+      return traced_loop<Cond, Body>(init);
+    }
+  }
+
+ private:
+  template <class Cond, class Body, class C>
+  static constexpr auto traced_loop(const C& init) {
+    constexpr bool stateless = detail::stateless_v<Cond> && detail::stateless_v<Body>;
+    static_assert(stateless, CALX_MSG_WHILE_STATELESS);
+    constexpr bool leaves = detail::loop_carry_v<C>;
+    static_assert(!stateless || leaves, CALX_MSG_WHILE_CARRY_LEAVES);
+    if constexpr (stateless && leaves) {
+      using CT = detail::rebind_t<C, tracer>;
+      using R = std::remove_cvref_t<decltype(detail::make_stateless<Body>()(CT{}))>;
+      using P = std::remove_cvref_t<decltype(detail::make_stateless<Cond>()(CT{}))>;
+      constexpr bool same = std::is_same_v<detail::rebind_t<R, tracer>, CT>;
+      static_assert(same, CALX_MSG_WHILE_CARRY);
+      constexpr bool predicate =
+          std::is_same_v<P, bool_tracer> || std::is_same_v<P, bool> || std::is_same_v<P, tensor<bool>>;
+      static_assert(!same || predicate, CALX_MSG_WHILE_CONDITION);
+      if constexpr (same && predicate) {
+        using Dims = detail::value_dims<CT>;
+        using Op = detail::while_op<detail::condition_source<detail::user_condition<Cond, CT>, Dims>,
+                                    detail::step_source<detail::while_body_step<Body, CT>, Dims>,
+                                    detail::value_count_v<C>>;
+        return detail::record_carries<Op, CT>(init);
       } else {
         return detail::invalid_program{};
       }
+    } else {
+      return detail::invalid_program{};
     }
   }
 };

@@ -1,12 +1,12 @@
-// The fix: the tensor's elements as scalars of the carry (or the tensor outside the loop).
+// The fix: the counter as a double (a tensor beside the scalars is fine too).
 #include <calx/calx.hpp>
 
-#include <array>
+#include <utility>
 
 int main() {
   const double v = calx::grad([](auto x) {
-    const auto [c, t0, t1] = calx::fori_loop(0, 3, [](auto, auto s) { return std::array{s[0] * 0.5, s[1], s[2]}; },
-                                             std::array{x, 0.0 * x, 0.0 * x});
+    const auto [c, n] = calx::fori_loop(0, 3, [](auto, auto s) { return std::pair{s.first * 0.5, s.second + 1.0}; },
+                                        std::pair{x, 0.0});
     return c;
   })(1.0);
   (void)v;

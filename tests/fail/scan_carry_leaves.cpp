@@ -1,5 +1,5 @@
-// A carry holding a tensor beside a traced scalar: a scan's carry is scalars.
-// EXPECT: calx::scan: the carry must hold float, double or traced scalars
+// An integer counter in the carry: a scan carries floats, doubles and tensors of them.
+// EXPECT: calx::scan: the carry must hold float, double or traced scalars and calx::tensors
 #include <calx/calx.hpp>
 
 #include <utility>
@@ -7,10 +7,9 @@
 int main() {
   calx::tensor<double, 4> xs;
   const double v = calx::grad([](auto c, const auto& x) {
-    const auto [end, ys] = calx::scan([](auto s, auto u) { return std::pair{std::pair{s.first * u, s.second}, u}; },
-                                      std::pair{c, calx::tensor<double, 2>{}}, x);
-    (void)end;
-    return c;
+    const auto [end, ys] = calx::scan([](auto s, auto u) { return std::pair{std::pair{s.first * u, s.second + 1}, u}; },
+                                      std::pair{c, 0}, x);
+    return end.first;
   })(1.0, xs);
   (void)v;
 }

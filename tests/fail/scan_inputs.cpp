@@ -1,11 +1,12 @@
-// xs as a 2-D tensor: scan runs over 1-D tensors (one value per step) for now.
-// EXPECT: calx::scan: xs must be a 1-D calx::tensor
+// xs as a std::array of numbers: scan runs over the leading axis of calx::tensors.
+// EXPECT: calx::scan: xs must be a calx::tensor of floats or doubles
 #include <calx/calx.hpp>
 
+#include <array>
 #include <utility>
 
 int main() {
-  calx::tensor<double, 4, 2> xs;
+  const std::array<double, 4> xs{};
   const double v = calx::grad([](auto c, const auto& x) {
     const auto [end, ys] = calx::scan([](auto s, auto u) { return std::pair{s * u, s}; }, c, x);
     return end;

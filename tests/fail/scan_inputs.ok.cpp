@@ -1,4 +1,4 @@
-// The fix: one 1-D tensor per value a step reads (a pair of them gives x as a pair).
+// The fix: a calx::tensor (a pair of them gives x as a pair; a 2-D one gives rows).
 #include <calx/calx.hpp>
 
 #include <utility>

@@ -1,5 +1,5 @@
-// A per-step output that is a tensor: ys stack scalars into 1-D tensors.
-// EXPECT: calx::scan: f\(carry, x\).second must hold float, double or traced scalars
+// An integer per-step output: ys stack floats, doubles and tensors of them.
+// EXPECT: calx::scan: f\(carry, x\).second must hold float, double or traced scalars and calx::tensors
 #include <calx/calx.hpp>
 
 #include <utility>
@@ -7,8 +7,7 @@
 int main() {
   calx::tensor<double, 4> xs;
   const double v = calx::grad([](auto c, const auto& x) {
-    const auto [end, ys] = calx::scan(
-        [](auto s, auto u) { return std::pair{s * u, calx::tensor<double, 2>{}}; }, c, x);
+    const auto [end, ys] = calx::scan([](auto s, auto u) { return std::pair{s * u, 1}; }, c, x);
     return end;
   })(1.0, xs);
   (void)v;

@@ -1,12 +1,13 @@
-// The fix: scalars only in the carry.
+// The fix: the counter as a double.
 #include <calx/calx.hpp>
 
-#include <array>
+#include <utility>
 
 int main() {
   const double d = calx::jacfwd([](auto x) {
-    const auto [c, t] = calx::while_loop([](auto s) { return s[0] > 1.0; },
-                                         [](auto s) { return std::array{s[0] * 0.5, s[1]}; }, std::array{x, 0.0 * x});
+    const auto [c, n] = calx::while_loop([](auto s) { return s.first > 1.0; },
+                                         [](auto s) { return std::pair{s.first * 0.5, s.second + 1.0}; },
+                                         std::pair{x, 0.0});
     return c;
   })(10.0);
   (void)d;

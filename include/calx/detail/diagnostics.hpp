@@ -66,8 +66,8 @@
   "calx::fori_loop: on traced values the body must be stateless (a captureless lambda): it is "  \
   "traced once into a sub-program. Put what it needs into the carry"
 #define CALX_MSG_LOOP_CARRY_LEAVES                                                              \
-  "calx::fori_loop: the carry must hold float, double or traced scalars, alone or in "           \
-  "std::arrays, tuples and pairs (tensors are not supported yet)"
+  "calx::fori_loop: the carry must hold float, double or traced scalars and calx::tensors of "     \
+  "them, alone or in std::arrays, tuples and pairs (an integer counter: make it a double)"
 #define CALX_MSG_LOOP_CARRY                                                                     \
   "calx::fori_loop: body(i, carry) must return a carry of the type of init (the same "           \
   "structure, and on numbers the same precision): the carry cannot change type between steps"
@@ -81,11 +81,12 @@
   "(the default) or calx::policy::everything_saveable"
 
 #define CALX_MSG_SCAN_INPUTS                                                                    \
-  "calx::scan: xs must be a 1-D calx::tensor (its leading axis: the steps), or std::arrays, "    \
-  "tuples and pairs of them, all of one length; f receives one element of each per step"
+  "calx::scan: xs must be a calx::tensor of floats or doubles (its leading axis: the steps), "   \
+  "or std::arrays, tuples and pairs of them, all of one leading length; f receives one slice "   \
+  "of each per step (an element of a 1-D tensor, a tensor of the trailing axes otherwise)"
 #define CALX_MSG_SCAN_CARRY_LEAVES                                                              \
-  "calx::scan: the carry must hold float, double or traced scalars, alone or in std::arrays, "   \
-  "tuples and pairs (tensors are not supported yet)"
+  "calx::scan: the carry must hold float, double or traced scalars and calx::tensors of them, "  \
+  "alone or in std::arrays, tuples and pairs (an integer counter: make it a double)"
 #define CALX_MSG_SCAN_STATELESS                                                                 \
   "calx::scan: on traced values f must be stateless (a captureless lambda): it is traced once "  \
   "into a sub-program. Put what it needs into the carry or into xs"
@@ -96,20 +97,22 @@
   "calx::scan: f(carry, x).first must be a carry of the type of init (the same structure, and "  \
   "on numbers the same precision): the carry cannot change type between steps"
 #define CALX_MSG_SCAN_OUTPUTS                                                                   \
-  "calx::scan: f(carry, x).second must hold float, double or traced scalars, alone or in "       \
-  "std::arrays, tuples and pairs: each is stacked into a 1-D tensor over the steps"
+  "calx::scan: f(carry, x).second must hold float, double or traced scalars and calx::tensors, " \
+  "alone or in std::arrays, tuples and pairs: each is stacked along a new leading axis over "    \
+  "the steps"
 
 #define CALX_MSG_WHILE_STATELESS                                                                \
   "calx::while_loop: on traced values cond_fn and body_fn must be stateless (captureless "       \
   "lambdas): each is traced once into a sub-program. Put what they need into the carry"
 #define CALX_MSG_WHILE_CARRY_LEAVES                                                             \
-  "calx::while_loop: the carry must hold float, double or traced scalars, alone or in "          \
-  "std::arrays, tuples and pairs (tensors are not supported yet)"
+  "calx::while_loop: the carry must hold float, double or traced scalars and calx::tensors of "   \
+  "them, alone or in std::arrays, tuples and pairs (an integer counter: make it a double)"
 #define CALX_MSG_WHILE_CARRY                                                                    \
   "calx::while_loop: body_fn(carry) must return a carry of the type of init (the same "          \
   "structure, and on numbers the same precision): the carry cannot change type between steps"
 #define CALX_MSG_WHILE_CONDITION                                                                \
-  "calx::while_loop: cond_fn(carry) must return a bool or a traced comparison (calx::bool_tracer)"
+  "calx::while_loop: cond_fn(carry) must return a bool or a traced comparison (calx::bool_tracer, "  \
+  "or a rank-0 calx::tensor<bool>, a comparison of reductions)"
 
 #define CALX_MSG_BAD_LEAF                                                                      \
   "calx: unsupported argument type. Arguments are float or double scalars (or integers, which "  \

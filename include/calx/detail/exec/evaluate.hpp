@@ -41,8 +41,9 @@ struct input_pointers {
 /// stored anywhere, so once inlined the values stay in registers from step to step).
 template <class T>
 struct input_values {
+  static constexpr bool flat = true;
   const T* at;
-  CALX_HOST_DEVICE CALX_INLINE const T& operator()(std::size_t k, int) const { return at[k]; }
+  CALX_HOST_DEVICE CALX_INLINE const T& operator()(std::size_t k, int e) const { return at[k + static_cast<std::size_t>(e)]; }
 };
 
 /// Reads element e of an operand from straight-line code's registers, or from the inputs.
@@ -53,7 +54,17 @@ struct register_reader {
   template <int Id>
   CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
     if constexpr (IR.nodes[Id].op().builtin == builtin_code::input && IR.nodes[Id].kind != value_kind::boolean)
-      return in(IR.nodes[Id].index(), e);
+    {
+      if constexpr (requires { In::flat; }) {
+        constexpr std::size_t flat = IR.input_offset[IR.nodes[Id].index()];
+        if constexpr (IR.nodes[Id].size() == 1)
+          return in(flat, 0);
+        else
+          return in(flat, e);
+      } else {
+        return in(IR.nodes[Id].index(), e);
+      }
+    }
     else if constexpr (IR.nodes[Id].kind == value_kind::boolean)
       return r.mask[IR.nodes[Id].slot + e];
     else
@@ -125,9 +136,14 @@ struct output_fn {
   template <std::size_t K>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
     constexpr int id = IR.outputs[K];
-    if constexpr (Values)
-      out[K] = register_reader<IR, Regs, In>{r, in}(operand_c<id>{}, 0);
-    else
+    if constexpr (Values) {
+      constexpr std::size_t offset = IR.output_offset[K];
+      if constexpr (IR.nodes[id].size() == 1)
+        out[offset] = register_reader<IR, Regs, In>{r, in}(operand_c<id>{}, 0);
+      else
+        for (int e = 0; e < IR.nodes[id].size(); ++e)
+          out[offset + static_cast<std::size_t>(e)] = register_reader<IR, Regs, In>{r, in}(operand_c<id>{}, e);
+    } else
       for (int e = 0; e < IR.nodes[id].size(); ++e) out[K][e] = register_reader<IR, Regs, In>{r, in}(operand_c<id>{}, e);
   }
 };

@@ -71,10 +71,28 @@ CALX_INLINE V in_range_select(const V& index, const V& lo, const V& hi, const V&
 
 /// `f(k)` for k in [0, N), unrolled: a loop's values are arrays indexed by constants only,
 /// which the compiler keeps in registers (a runtime loop over them, even of 5, keeps them
-/// in memory).
+/// in memory). Past `unrolled_max` a plain loop: values of large tensors live in memory
+/// anyway, and the code stays the size of the program text.
+inline constexpr std::size_t unrolled_max = 64;
 template <std::size_t N, class F>
 CALX_INLINE void each(const F& f) {
-  static_for<N>([&](auto k) CALX_INLINE_LAMBDA { f(std::size_t{k}); });
+  if constexpr (N <= unrolled_max)
+    static_for<N>([&](auto k) CALX_INLINE_LAMBDA { f(k); });  // k: a std::integral_constant
+  else
+    for (std::size_t k = 0; k < N; ++k) f(k);
+}
+
+/// `Table[k]`, a constant where `k` is (an index `each` unrolled): GCC does not always fold
+/// a read of a large constant object at a runtime index, and an offset it does not know
+/// sends the loop's locals to memory.
+template <const auto& Table, class I>
+CALX_INLINE constexpr auto entry(I k) {
+  if constexpr (requires { I::value; }) {
+    constexpr auto v = Table[I::value];
+    return v;
+  } else {
+    return Table[k];
+  }
 }
 
 /// `to[k] = next[k]`, for the lanes whose range holds step `index` only when `Masked` (the
@@ -133,109 +151,227 @@ struct lane_values {
   }
 };
 
-/// Runs step program `Step` on carries `c` for indices [r.first, r.last): per-step input k
-/// of step s is `xs[k][s]`, output k goes to result element `ys_at + k * L + s` of `out`;
-/// with `Keep`, the carries before step s to `keep_at + s * N + k` (the residuals of
-/// reverse mode).
-template <const auto& Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep, class V>
-void loop_forward(V* c, const lane_values<V>* xs, const lane_values<V>& out, std::size_t ys_at, std::size_t keep_at,
-                  const trip_range& r, const V& lo, const V& hi) {
+/// Where a loop's values sit, from its step program `P` (index, N carries, X per-step
+/// inputs in; N carries, Y per-step outputs out; each value a scalar or a tensor): `C`,
+/// `XE` and `YE` are the flat sizes of the carries, of one step's inputs and of one step's
+/// outputs; `c_at(k)`, `x_at(k)`, `y_at(k)` where value k of each group starts in it.
+template <const auto& P, std::size_t N, std::size_t X, std::size_t Y>
+struct loop_layout {
+  static constexpr std::size_t C = P.input_offset[1 + N] - 1;
+  static constexpr std::size_t XE = P.input_offset[1 + N + X] - P.input_offset[1 + N];
+  static constexpr std::size_t YE = P.output_offset[N + Y] - P.output_offset[N];
+  /// Where value k of each group starts in it, and its size (tables for `entry`).
+  template <std::size_t Count>
+  using table = std::array<std::size_t, Count == 0 ? 1 : Count>;
+  static constexpr table<N> c_at = [] { table<N> t{}; for (std::size_t k = 0; k < N; ++k) t[k] = P.input_offset[1 + k] - 1; return t; }();
+  static constexpr table<N> c_size = [] { table<N> t{}; for (std::size_t k = 0; k < N; ++k) t[k] = P.input_offset[2 + k] - P.input_offset[1 + k]; return t; }();
+  static constexpr table<X> x_at = [] { table<X> t{}; for (std::size_t k = 0; k < X; ++k) t[k] = P.input_offset[1 + N + k] - P.input_offset[1 + N]; return t; }();
+  static constexpr table<X> x_size = [] { table<X> t{}; for (std::size_t k = 0; k < X; ++k) t[k] = P.input_offset[2 + N + k] - P.input_offset[1 + N + k]; return t; }();
+  static constexpr table<Y> y_at = [] { table<Y> t{}; for (std::size_t k = 0; k < Y; ++k) t[k] = P.output_offset[N + k] - P.output_offset[N]; return t; }();
+  static constexpr table<Y> y_size = [] { table<Y> t{}; for (std::size_t k = 0; k < Y; ++k) t[k] = P.output_offset[N + k + 1] - P.output_offset[N + k]; return t; }();
+};
+
+/// `f(k, e)` for each value k in [0, N) and each element e of its `Size[k]`, unrolled as
+/// `each` unrolls (the values of a loop are locals indexed by constants).
+template <std::size_t N, const auto& Size, class F>
+CALX_INLINE void each_element(const F& f) {
+  static_for<N>([&](auto k) CALX_INLINE_LAMBDA { each<Size[decltype(k)::value]>([&](auto e) CALX_INLINE_LAMBDA { f(k, e); }); });
+}
+
+// The helpers below write into a loop's arrays of locals from offset `At`, the arrays
+// themselves passed (not a pointer into them): GCC keeps such an array in registers only
+// where it sees every access to it at a constant index of the array.
+
+/// The `N` carry operands `c` (values, sizes from `Lay`) into `to[At ..]`.
+template <class Lay, std::size_t N, std::size_t At, class V, std::size_t M>
+CALX_INLINE void gather_carries(V (&to)[M], const lane_values<V>* c) {
+  each_element<N, Lay::c_size>([&](auto k, auto e) { to[At + entry<Lay::c_at>(k) + e] = c[k][e]; });
+}
+
+/// Step `s`'s elements of the `X` per-step input operands `xs` into `to[At ..]`.
+template <class Lay, std::size_t X, std::size_t At, class V, std::size_t M>
+CALX_INLINE void gather_step_inputs(V (&to)[M], const lane_values<V>* xs, std::size_t s) {
+  each_element<X, Lay::x_size>(
+      [&](auto k, auto e) { to[At + entry<Lay::x_at>(k) + e] = xs[k][s * entry<Lay::x_size>(k) + e]; });
+}
+
+/// Which carry elements a reverse loop reads back for each step: those of the carries its
+/// vjp program reads, less the carries the step passes through unchanged (a loop-invariant
+/// carry, such as a parameter carried along, is read from the initial carries).
+/// `slot[f]` is flat carry element f's place among the `count` stored per step, -1 if it
+/// is not stored.
+template <std::size_t C>
+struct carry_store {
+  std::array<int, C == 0 ? 1 : C> slot{};
+  std::size_t count = 0;
+};
+
+/// `Store.slot[f]`, a constant where `f` is (see `entry`).
+template <const auto& Store, class I>
+CALX_INLINE constexpr int store_slot(I f) {
+  if constexpr (requires { I::value; }) {
+    constexpr int v = Store.slot[I::value];
+    return v;
+  } else {
+    return Store.slot[f];
+  }
+}
+
+/// Whether program `r` reads its input `k` (an output counts as a read).
+template <class IR>
+constexpr bool reads_input(const IR& r, std::size_t k) {
+  const int id = r.inputs[k];
+  for (const int o : r.outputs)
+    if (o == id) return true;
+  for (std::size_t a = 0; a < IR::operand_count; ++a)
+    if (r.operands[a] == id) return true;
+  return false;
+}
+
+/// The carry elements to store for step program `step` (index, N carries, ... in; N
+/// carries, ... out) and its vjp program `vjp` (index, N carries, ... in).
+template <std::size_t N, std::size_t C, class P, class Q>
+constexpr carry_store<C> carries_to_store(const P& step, const Q& vjp) {
+  carry_store<C> s{};
+  for (std::size_t k = 0; k < N; ++k) {
+    const bool stored = reads_input(vjp, 1 + k) && step.outputs[k] != step.inputs[1 + k];
+    for (std::size_t f = step.input_offset[1 + k] - 1; f < step.input_offset[2 + k] - 1; ++f)
+      s.slot[f] = stored ? static_cast<int>(s.count++) : -1;
+  }
+  return s;
+}
+
+/// Runs step program `Step` on the flat carries `c` for indices [r.first, r.last). The
+/// results `out` are the carries, then the per-step outputs (output k of step s at
+/// `C + L * y_at(k) + s * y_size(k)`), then with `Keep` the carry elements `Store` names,
+/// before each step (the residuals of reverse mode); per-step input k of step s is
+/// `xs[k]` from `s * x_size(k)`.
+template <const auto& Step, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep, const auto& Store,
+          class V>
+void loop_forward(V* c, const lane_values<V>* xs, const lane_values<V>& out, const trip_range& r, const V& lo,
+                  const V& hi) {
   using T = element_t<V>;
+  using lay = loop_layout<Step, N, X, Y>;
+  static constexpr std::size_t C = lay::C;
   // The step reads its inputs from `in` and writes `next`, locals whose addresses go
   // nowhere: once inlined, the carries stay in registers from step to step.
-  V in[1 + N + X], next[N + Y];
-  each<N>([&](std::size_t k) { in[1 + k] = c[k]; });
+  V in[1 + C + lay::XE], next[C + lay::YE];
+  each<C>([&](std::size_t f) { in[1 + f] = c[f]; });
   masked_or_not<V>(r, [&]<bool Masked>(std::bool_constant<Masked>) {
     for (long i = r.first; i < r.last; ++i) {
       const auto s = static_cast<std::size_t>(i - r.first);
-      if constexpr (Keep) each<N>([&](std::size_t k) { out.set(keep_at + s * N + k, in[1 + k]); });
+      if constexpr (Keep)
+        each<C>([&](auto f) {
+          const int slot = store_slot<Store>(f);
+          if (slot >= 0) out.set(C + L * lay::YE + s * Store.count + static_cast<std::size_t>(slot), in[1 + f]);
+        });
       in[0] = V(static_cast<T>(i));
-      each<X>([&](std::size_t k) { in[1 + N + k] = xs[k][s]; });
+      gather_step_inputs<lay, X, 1 + C>(in, xs, s);
       evaluate_values<Step>(in, next);
-      advance<Masked, N>(in + 1, next, in[0], lo, hi);
-      each<Y>([&](std::size_t k) { out.set(ys_at + k * L + s, next[N + k]); });
+      advance<Masked, C>(in + 1, next, in[0], lo, hi);
+      each_element<Y, lay::y_size>([&](auto k, auto e) {
+        out.set(C + L * entry<lay::y_at>(k) + s * entry<lay::y_size>(k) + e, next[C + entry<lay::y_at>(k) + e]);
+      });
     }
   });
-  each<N>([&](std::size_t k) { c[k] = in[1 + k]; });
+  each<C>([&](std::size_t f) { c[f] = in[1 + f]; });
 }
 
-/// Reverse mode of `loop_forward`: from carries `c0`, per-step inputs `xs`, the final
-/// carries' cotangents `ct` and the per-step outputs' `ct_ys`, the cotangents of `c0`
-/// (written to `ct`) and of `xs` (to result elements `ct_xs_at + k * L + s` of `out`).
-/// The carries of step s are `kept[s * N + k]` when `FromKept` (stored by the forward
-/// loop), else those of a forward pass of its own (into the thread's buffer).
+/// Reverse mode of `loop_forward`: from the flat carries `c0`, per-step inputs `xs`, the
+/// final carries' cotangents `ct` and the per-step outputs' `ct_ys`, the cotangents of `c0`
+/// (written to `ct`) and of `xs` (to the results `out`, after the carries' C elements, laid
+/// out as `loop_forward` lays out its per-step outputs). The carry elements `Store` names
+/// of step s are `kept[s * Store.count + Store.slot[f]]` when `FromKept` (stored by the
+/// forward loop), else those of a forward pass of its own (into the thread's buffer); the
+/// others are loop-invariant (read from `c0`) or not read.
 template <const auto& Step, const auto& Vjp, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept,
-          class V>
+          const auto& Store, class V>
 void loop_backward(const V* c0, const lane_values<V>* xs, const lane_values<V>& kept, V* ct,
-                   const lane_values<V>* ct_ys, const lane_values<V>& out, std::size_t ct_xs_at, const trip_range& r,
-                   const V& lo, const V& hi) {
+                   const lane_values<V>* ct_ys, const lane_values<V>& out, const trip_range& r, const V& lo,
+                   const V& hi) {
   using T = element_t<V>;
+  using lay = loop_layout<Step, N, X, Y>;
+  static constexpr std::size_t C = lay::C, XE = lay::XE, YE = lay::YE;
   const long steps = r.last - r.first;
   if (steps <= 0) return;
   // Locals only, as in loop_forward: the vjp's inputs (index, c, x, ct_c, ct_y) and
   // outputs (ct_c, ct_x).
-  V vin[1 + 2 * N + X + Y], vout[N + X];
-  each<N>([&](std::size_t k) { vin[1 + N + X + k] = ct[k]; });
+  V vin[1 + 2 * C + XE + YE], vout[C + XE];
+  each<C>([&](std::size_t f) { vin[1 + C + XE + f] = ct[f]; });
   masked_or_not<V>(r, [&]<bool Masked>(std::bool_constant<Masked>) {
     [[maybe_unused]] V* saved = nullptr;
     if constexpr (!FromKept) {
       thread_local std::vector<V> buffer;
-      if (buffer.size() < static_cast<std::size_t>(steps) * N) buffer.resize(static_cast<std::size_t>(steps) * N);
+      const std::size_t size = static_cast<std::size_t>(steps) * Store.count;
+      if (buffer.size() < size) buffer.resize(size);
       saved = buffer.data();
-      V in[1 + N + X], next[N + Y];
-      each<N>([&](std::size_t k) { in[1 + k] = c0[k]; });
+      V in[1 + C + XE], next[C + YE];
+      each<C>([&](std::size_t f) { in[1 + f] = c0[f]; });
       for (long s = 0;; ++s) {
         const auto u = static_cast<std::size_t>(s);
-        each<N>([&](std::size_t k) { saved[u * N + k] = in[1 + k]; });
+        each<C>([&](auto f) {
+          const int slot = store_slot<Store>(f);
+          if (slot >= 0) saved[u * Store.count + static_cast<std::size_t>(slot)] = in[1 + f];
+        });
         if (s + 1 == steps) break;  // the last step's result is not needed (a checkpoint: no step)
         in[0] = V(static_cast<T>(r.first + s));
-        each<X>([&](std::size_t k) { in[1 + N + k] = xs[k][u]; });
+        gather_step_inputs<lay, X, 1 + C>(in, xs, u);
         evaluate_values<Step>(in, next);
-        advance<Masked, N>(in + 1, next, in[0], lo, hi);
+        advance<Masked, C>(in + 1, next, in[0], lo, hi);
       }
     }
     for (long s = steps; s-- > 0;) {
       const auto u = static_cast<std::size_t>(s);
       vin[0] = V(static_cast<T>(r.first + s));
-      if constexpr (FromKept)
-        each<N>([&](std::size_t k) { vin[1 + k] = kept[u * N + k]; });
-      else
-        each<N>([&](std::size_t k) { vin[1 + k] = saved[u * N + k]; });
-      each<X>([&](std::size_t k) { vin[1 + N + k] = xs[k][u]; });
-      each<Y>([&](std::size_t k) { vin[1 + 2 * N + X + k] = ct_ys[k][u]; });
+      each<C>([&](auto f) {
+        const int slot = store_slot<Store>(f);
+        if (slot < 0)
+          vin[1 + f] = c0[f];
+        else if constexpr (FromKept)
+          vin[1 + f] = kept[u * Store.count + static_cast<std::size_t>(slot)];
+        else
+          vin[1 + f] = saved[u * Store.count + static_cast<std::size_t>(slot)];
+      });
+      gather_step_inputs<lay, X, 1 + C>(vin, xs, u);
+      each_element<Y, lay::y_size>([&](auto k, auto e) {
+        vin[1 + 2 * C + XE + entry<lay::y_at>(k) + e] = ct_ys[k][u * entry<lay::y_size>(k) + e];
+      });
       evaluate_values<Vjp>(vin, vout);
-      advance<Masked, N>(vin + 1 + N + X, vout, vin[0], lo, hi);
-      each<X>([&](std::size_t k) { out.set(ct_xs_at + k * L + u, vout[N + k]); });
+      advance<Masked, C>(vin + 1 + C + XE, vout, vin[0], lo, hi);
+      each_element<X, lay::x_size>([&](auto k, auto e) {
+        out.set(C + L * entry<lay::x_at>(k) + u * entry<lay::x_size>(k) + e, vout[C + entry<lay::x_at>(k) + e]);
+      });
     }
   });
-  each<N>([&](std::size_t k) { ct[k] = vin[1 + N + X + k]; });
+  each<C>([&](std::size_t f) { ct[f] = vin[1 + C + XE + f]; });
 }
 
-/// Runs step program `Step` on carries `c` while program `Cond` (carries in, 1 or 0 out)
-/// gives 1. On batches, until every lane's condition is 0: a lane that is done keeps its
-/// carry while the others go on.
+/// Runs step program `Step` on the flat carries `c` (N values) while program `Cond`
+/// (carries in, 1 or 0 out) gives 1. On batches, until every lane's condition is 0: a lane
+/// that is done keeps its carry while the others go on.
 template <const auto& Cond, const auto& Step, std::size_t N, class V>
 void while_forward(V* c) {
-  V in[1 + N], out[N], go[1];  // locals only, as in loop_forward
+  static constexpr std::size_t C = loop_layout<Step, N, 0, 0>::C;
+  V in[1 + C], out[C], go[1];  // locals only, as in loop_forward
   in[0] = V(0);
-  each<N>([&](std::size_t k) { in[1 + k] = c[k]; });
+  each<C>([&](std::size_t f) { in[1 + f] = c[f]; });
   evaluate_values<Cond>(in + 1, go);
   if constexpr (std::is_floating_point_v<V>) {
     while (go[0] != V(0)) {
       evaluate_values<Step>(in, out);
-      each<N>([&](std::size_t k) { in[1 + k] = out[k]; });
+      each<C>([&](std::size_t f) { in[1 + f] = out[f]; });
       evaluate_values<Cond>(in + 1, go);
     }
   } else {
     auto active = go[0] != V(0);
     while (xsimd::any(active)) {
       evaluate_values<Step>(in, out);
-      each<N>([&](std::size_t k) { in[1 + k] = xsimd::select(active, out[k], in[1 + k]); });
+      each<C>([&](std::size_t f) { in[1 + f] = xsimd::select(active, out[f], in[1 + f]); });
       evaluate_values<Cond>(in + 1, go);
       active = active & (go[0] != V(0));
     }
   }
-  each<N>([&](std::size_t k) { c[k] = in[1 + k]; });
+  each<C>([&](std::size_t f) { c[f] = in[1 + f]; });
 }
 
 /// A loop op's results kernels over `NI` operands: `kernel(in, out)` with lane_values of
