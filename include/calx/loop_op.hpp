@@ -138,7 +138,7 @@ struct jvp_step_source {
   static constexpr graph build() {
     const auto& r = materialized<Inner>::value;
     graph g;
-    std::vector<int> pin(1 + N + X), tin(1 + N + X, -1);
+    std::vector<int> pin(1 + N + X, -1), tin(1 + N + X, -1);  // a value: clang 14 cannot value-initialize in constexpr
     auto inputs = [&](std::size_t from, std::size_t count) {
       for (std::size_t k = from; k < from + count; ++k) pin[k] = g.input_like(r.nodes[r.inputs[k]]);
       for (std::size_t k = from; k < from + count; ++k) tin[k] = g.input_like(r.nodes[r.inputs[k]]);
@@ -167,7 +167,7 @@ struct vjp_step_source {
     const auto& r = materialized<Inner>::value;
     graph g;
     const std::vector<int> pin = inputs_like(g, r, 0, 1 + N + X);
-    std::vector<int> seed(N + Y);
+    std::vector<int> seed(N + Y, -1);
     for (std::size_t o = 0; o < N + Y; ++o) seed[o] = g.input_like(r.nodes[r.outputs[o]]);
     std::vector<char> wrt(1 + N + X, 1);
     wrt[0] = 0;
@@ -382,15 +382,19 @@ constexpr shape stacked_dims(std::size_t L, shape d) {
 }
 
 /// A loop op's result shapes: the N carries' (those of step program `S`'s first outputs),
-/// then the Y per-step outputs' stacked over L steps, then (the kept carries) L * K
-/// elements (at least one).
-template <class S, std::size_t N, std::size_t Y, std::size_t L, std::size_t K>
+/// then the Y per-step outputs' stacked over L steps, then (`Keep`: the kept carries) L
+/// times the elements stored per step (at least one). The programs are read here, when
+/// the op's description asks, not when its type is made: clang cannot evaluate a body's
+/// program while the function around it is still being traced.
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
 constexpr shape loop_result_dims(int k) {
   const auto& p = materialized<S>::value;
   const auto j = static_cast<std::size_t>(k);
   if (j < N) return p.nodes[p.outputs[j]].dims;
   if (j < N + Y) return stacked_dims(L, p.nodes[p.outputs[j]].dims);
-  return stacked_dims(L * (K == 0 ? 1 : K), shape{});
+  std::size_t stored = 1;
+  if constexpr (Keep) stored = stored_carries<S, N, X, Y>::value.count;
+  return stacked_dims(L * (stored == 0 ? 1 : stored), shape{});
 }
 
 /// A reverse loop's result shapes: the cotangents of the N carries, then of the X per-step
@@ -415,7 +419,7 @@ struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N
   static constexpr bool broadcasts = false;
   using source = S;
   using store = detail::stored_carries_t<Keep, S, N, X, Y>;
-  static constexpr auto result_dims = &detail::loop_result_dims<S, N, Y, L, store::value.count>;
+  static constexpr auto result_dims = &detail::loop_result_dims<S, N, X, Y, L, Keep>;
 
   // Operands: bounds, c (N), xs (X tensors); results: c (N), ys (Y tensors), [kept].
   static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, 2 + N + X>& in,

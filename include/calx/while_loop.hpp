@@ -130,7 +130,7 @@ struct op_traits<detail::while_op<CS, S, N>> : detail::while_rules<CS, S, N> {
   static constexpr int arity = static_cast<int>(N);
   static constexpr int outputs = static_cast<int>(N);
   static constexpr bool broadcasts = false;
-  static constexpr auto result_dims = &detail::loop_result_dims<S, N, 0, 0, 0>;
+  static constexpr auto result_dims = &detail::loop_result_dims<S, N, 0, 0, 0, false>;
   using cond_source = CS;
   using source = S;
 
