@@ -116,9 +116,6 @@ struct scan_step {
   }
 };
 
-template <class T>
-struct is_scan_output_leaf : std::bool_constant<real_tracer<T> || std::is_floating_point_v<T> || is_real_tensor<T>::value> {};
-
 /// The elements of the values of structure `t` (one for a scalar, a tensor's own), value
 /// after value, through `f(k, e, x)`: value k's element e is x.
 template <class T, class F>
@@ -177,7 +174,8 @@ struct scan_fn {
         using Yt = std::remove_cvref_t<typename R::second_type>;
         constexpr bool same = std::is_same_v<detail::rebind_t<Next, tracer>, CT>;
         static_assert(same, CALX_MSG_SCAN_CARRY);
-        constexpr bool outputs = detail::all_leaves_v<Yt, detail::is_scan_output_leaf>;
+        // A per-step output takes what a carry takes: scalars and tensors of them.
+        constexpr bool outputs = detail::all_leaves_v<Yt, detail::is_loop_leaf>;
         static_assert(!same || outputs, CALX_MSG_SCAN_OUTPUTS);
         if constexpr (same && outputs) {
           constexpr std::size_t N = detail::value_count_v<C>, X = detail::value_count_v<Xs>,
