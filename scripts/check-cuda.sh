@@ -20,7 +20,7 @@ arch=${CALX_CUDA_ARCH:-sm_90}
 for source in tests/cuda/*.cu; do
   object="$out/$(basename "${source%.cu}").o"
   echo "check-cuda: $source"
-  "$nvcc" -std=c++20 --expt-relaxed-constexpr -arch="$arch" -I include -Werror cross-execution-space-call \
+  "$nvcc" -std=c++20 --expt-relaxed-constexpr -arch="$arch" -I include -I tests -Werror cross-execution-space-call \
     -c "$source" -o "$object"
 done
 echo "check-cuda: ok"

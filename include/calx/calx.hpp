@@ -13,6 +13,8 @@
 #include <calx/config.hpp>
 #include <calx/custom_jvp.hpp>
 #include <calx/custom_vjp.hpp>
+#include <calx/device_span.hpp>
+#include <calx/device_vector.hpp>
 #include <calx/fori_loop.hpp>
 #include <calx/grad.hpp>
 #include <calx/hessian.hpp>

@@ -9,6 +9,7 @@
 
 #include <calx/batched.hpp>
 #include <calx/config.hpp>
+#include <calx/device_span.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>
@@ -281,7 +282,7 @@ struct first_non_void<T, R...> {
 
 /// A runtime batch of floats or doubles as an argument: one flat input with one value per
 /// sample. Its gradient is a `calx::batched<T>`.
-template <class T>
+template <class T, template <class> class Column = batched>
 struct batch_tree_traits {
   static constexpr bool valid = std::is_floating_point_v<T>;
   static constexpr bool has_batch = true;
@@ -289,7 +290,7 @@ struct batch_tree_traits {
   static constexpr std::size_t leaves = 1;
   static constexpr std::size_t values = 1;
   template <class L>
-  using rebind = std::conditional_t<std::is_same_v<L, tracer>, batched_leaf, batched<L>>;
+  using rebind = std::conditional_t<std::is_same_v<L, tracer>, batched_leaf, Column<L>>;
   using first_leaf = T;
   template <class L>
   static constexpr bool uniform = std::is_same_v<T, L>;
@@ -298,6 +299,9 @@ template <class T, class A>
 struct tree_traits<std::vector<T, A>> : batch_tree_traits<T> {};
 template <class T>
 struct tree_traits<std::span<T>> : batch_tree_traits<std::remove_const_t<T>> {};
+/// A batch in device memory: its gradient is a calx::device_vector (docs/cuda.md).
+template <class T>
+struct tree_traits<device_span<T>> : batch_tree_traits<std::remove_const_t<T>, device_vector> {};
 
 /// Each leaf type of a structure replaced by `L` (for `tree_node<T>::with`).
 template <class L>

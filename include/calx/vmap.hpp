@@ -47,6 +47,11 @@ struct vmap_transform {
   constexpr auto into(Out&& out) const {
     return call{}.into(std::forward<Out>(out));
   }
+  /// Over calx::device_span arguments: the kernel queued on CUDA stream `s` (see docs/cuda.md).
+  template <class S>
+  constexpr auto on(S s) const {
+    return call{}.on(s);
+  }
   /// The loop compiled for xsimd architecture `A` (a value, e.g. `xsimd::avx2{}`).
   template <class A>
   constexpr auto arch(A a) const {
@@ -75,7 +80,8 @@ struct vmap_fn {
 
 /// `calx::vmap(f)(xs, ys)`: `f` applied to every sample of the batched arguments.
 /// Batched arguments are std::vector, std::span, calx::batched or std::array of samples
-/// (each a float, a double, or a structure of them); `calx::in_axes<0, calx::none>`
+/// (each a float, a double, or a structure of them), or calx::device_span over device memory
+/// (a CUDA kernel, one sample per thread: docs/cuda.md); `calx::in_axes<0, calx::none>`
 /// broadcasts the second argument. A result that `f` returns as a tuple or pair is a tuple or
 /// pair of results; any other result X is one X per sample, `r[sample]`: a `calx::batched<X>`
 /// (a std::array for std::array batches). The loop runs on xsimd batches, one sample per lane.

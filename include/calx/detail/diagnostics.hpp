@@ -210,6 +210,27 @@
   "calx::vmap: .into(out) got a temporary container, which would be destroyed with the results "    \
   "written into it; pass a named buffer, or a view of one (std::span, or a tuple of spans and "      \
   "references)"
+#define CALX_MSG_DEVICE_BACKEND                                                                \
+  "calx::vmap: a calx::device_span argument runs f as a CUDA kernel: compile this file with nvcc "  \
+  "(-std=c++20 --expt-relaxed-constexpr), or define CALX_DEVICE_ON_HOST to run the device path "     \
+  "serially on the host (for tests)"
+#define CALX_MSG_DEVICE_MIXED                                                                  \
+  "calx::vmap: some batched arguments are calx::device_span (device memory) and some are host "     \
+  "ranges; pass every batched argument in the same memory (calx::device_vector copies to the "      \
+  "device)"
+#define CALX_MSG_DEVICE_INTO                                                                   \
+  "calx::vmap: a vmap over device memory writes into device buffers you give: call "               \
+  ".into(out) with calx::device_span results (calx::device_vector allocates them) before the "      \
+  "arguments"
+#define CALX_MSG_DEVICE_DEST                                                                   \
+  "calx::vmap: .into(out) mixes memories: a vmap over calx::device_span arguments writes "          \
+  "calx::device_span results, a vmap over host ranges host ranges"
+#define CALX_MSG_DEVICE_RESULTS                                                                \
+  "calx: over calx::device_span batches, grad and value_and_grad return their per-sample "         \
+  "results as calx::device_vector; this transform's per-sample results (jvp's tangents, aux "       \
+  "data) would be host columns: use calx::vmap over the device spans with .into(...) instead"
+#define CALX_MSG_DEVICE_STREAM                                                                 \
+  "calx::vmap: .on(stream) takes a CUDA stream (cudaStream_t) or nullptr (the default stream)"
 #define CALX_MSG_VMAP_OPTION "calx::vmap: unknown option; the options are calx::in_axes<...> and calx::out_axes<...>"
 
 #define CALX_MSG_BATCH_JACOBIAN(api)                                                           \

@@ -8,6 +8,7 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/batched.hpp>
+#include <calx/device_span.hpp>
 #include <calx/detail/exec/io.hpp>
 #include <calx/tree.hpp>
 
@@ -109,6 +110,8 @@ template <class E, std::size_t X>
 struct batch_source_traits<std::span<E, X>> : batch_source_traits<std::vector<std::remove_const_t<E>>> {
   static constexpr std::size_t extent = X;
 };
+template <class E>
+struct batch_source_traits<device_span<E>> : batch_source_traits<std::vector<std::remove_const_t<E>>> {};
 template <class E, std::size_t N>
 struct batch_source_traits<std::array<E, N>> : batch_source_traits<std::vector<E>> {
   static constexpr std::size_t extent = N;

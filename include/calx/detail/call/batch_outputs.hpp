@@ -19,6 +19,7 @@
 #include <calx/batched.hpp>
 #include <calx/detail/call/batch_inputs.hpp>
 #include <calx/detail/exec/io.hpp>
+#include <calx/device_span.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -150,6 +151,29 @@ CALX_INLINE void collect_dest(D& d, output_view<L>*& out, std::size_t batch, con
     [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
       (collect_dest<child_t<Spec, I>, L, Once>(child<I>(d), out, batch, api), ...);
     }(std::make_index_sequence<children_of<Spec>()>{});
+  }
+}
+
+/// Where destination `D`'s batches are: a bit set of 1 (host memory) and 2 (device memory,
+/// calx::device_span or calx::device_vector); 0 for values only.
+template <class D>
+constexpr unsigned dest_memory() {
+  using DD = std::remove_cvref_t<D>;
+  if constexpr (is_device_range_v<DD>) {
+    return 2;
+  } else if constexpr (requires(DD& d) {
+                         *d.data();
+                         d.size();
+                       }) {
+    using E = std::remove_cvref_t<decltype(*std::declval<DD&>().data())>;
+    constexpr unsigned inner = dest_memory<E>();
+    return inner == 0 ? 1 : inner;  // a range of values, or a structure of ranges
+  } else if constexpr (is_tuple_like_node_v<DD>) {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (0u | ... | dest_memory<std::tuple_element_t<I, DD>>());
+    }(std::make_index_sequence<std::tuple_size_v<DD>>{});
+  } else {
+    return 0;
   }
 }
 

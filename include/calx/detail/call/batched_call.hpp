@@ -11,7 +11,13 @@
 #include <calx/detail/call/batch_inputs.hpp>
 #include <calx/detail/call/run.hpp>
 #include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/exec/device_executor.hpp>
+#include <calx/detail/exec/device_ir.hpp>
+#include <calx/detail/exec/device_memory.hpp>
 #include <calx/detail/exec/simd_executor.hpp>
+#include <calx/detail/call/batch_outputs.hpp>
+#include <calx/detail/diagnostics.hpp>
+#include <calx/device_span.hpp>
 
 #include <xsimd/xsimd.hpp>
 
@@ -81,10 +87,54 @@ void resize_columns(R& r, std::size_t batch) {
   });
 }
 
+/// Whether argument structure `A` holds a batch in device memory (a calx::device_span leaf).
+template <class A>
+constexpr bool has_device_batch() {
+  if constexpr (is_device_span_v<A>)
+    return true;
+  else if constexpr (!has_batch_v<A> || !structure<A>)
+    return false;
+  else
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (has_device_batch<child_t<A, I>>() || ...);
+    }(std::make_index_sequence<children_of<A>()>{});
+}
+
+template <class Program, class Spec, class Result, class L, bool Device, class... Args>
+Result run_batched(const char* api, const Args&... args);
+
 /// Runs `Program` on `args` (leaves numbers or batches); `Spec` is the traced structure of
 /// all its outputs, `Result` the same structure with number or column leaves.
 template <class Program, class Spec, class Result, class L, class... Args>
 Result batched_call(const char* api, const Args&... args) {
+  constexpr bool device = (has_device_batch<Args>() || ...);
+  if constexpr (device) {
+    // Over device memory (docs/cuda.md): per-sample results are calx::device_vectors, sums
+    // over the batch numbers on the host, on the default stream.
+    constexpr bool mixed = ((has_batch_v<Args> && !has_device_batch<Args>()) || ...);
+    constexpr bool backend = device_backend != device_kind::none;
+    constexpr bool columns = (dest_memory<Result>() & 1u) == 0;
+    static_assert(!mixed, CALX_MSG_DEVICE_MIXED);
+    static_assert(mixed || backend, CALX_MSG_DEVICE_BACKEND);
+    static_assert(mixed || !backend || columns, CALX_MSG_DEVICE_RESULTS);
+    using Lowered = lowered_t<Program, xsimd::batch<L>>;
+    if constexpr (!mixed && backend && columns && !device_kernels_found<Lowered>()) {
+      report_op_without_device_kernel<Lowered>();
+      return Result{};
+    } else if constexpr (mixed || !backend || !columns) {
+      return Result{};
+    } else {
+      return run_batched<Program, Spec, Result, L, true>(api, args...);
+    }
+  } else {
+    return run_batched<Program, Spec, Result, L, false>(api, args...);
+  }
+}
+
+/// batched_call's run, on the host's SIMD executor or on the device.
+template <class Program, class Spec, class Result, class L, bool Device, class... Args>
+Result run_batched(const char* api, const Args&... args) {
+  constexpr bool device = Device;
   constexpr std::size_t ni = (std::size_t{0} + ... + leaf_count_v<Args>);
   std::array<input_view<L>, ni == 0 ? 1 : ni> in{};
   input_view<L>* ip = in.data();
@@ -96,7 +146,11 @@ Result batched_call(const char* api, const Args&... args) {
   std::array<output_view<L>, leaf_count_v<Spec> == 0 ? 1 : leaf_count_v<Spec>> out{};
   output_view<L>* op = out.data();
   collect_leaf_outputs<Spec, L>(r, op, len.size, api);
-  batch_executor<lowered_t<Program, xsimd::batch<L>>, L, xsimd::default_arch>::run(in.data(), out.data(), len.size, 1);
+  using Lowered = lowered_t<Program, xsimd::batch<L>>;
+  if constexpr (device)
+    device_executor<Lowered, L>::run(in.data(), out.data(), len.size, nullptr, api);
+  else
+    batch_executor<Lowered, L, xsimd::default_arch>::run(in.data(), out.data(), len.size, 1);
   return r;
 }
 

@@ -43,7 +43,7 @@ constexpr std::array<tracer, IR::output_leaves> output_tracers(const IR& r, grap
 /// nodes), which is how transforms compose; nothing here walks elements. Numbers run the
 /// generated code in place instead (`run_into`, below).
 template <class Source, std::size_t NI>
-CALX_HOST_DEVICE constexpr CALX_INLINE auto run(const std::array<tracer, NI>& in) {
+constexpr CALX_INLINE auto run(const std::array<tracer, NI>& in) {
   static_assert(NI == materialized<Source>::ir_type::input_leaves, "calx internal: input count mismatch");
   constexpr const auto& r = ir_v<Source>;
   graph* g = nullptr;

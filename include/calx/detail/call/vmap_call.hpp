@@ -1,7 +1,9 @@
 /// @file detail/call/vmap_call.hpp
 /// @brief The executable vmap: `f` traced per sample, batched by the batch pass, run by the
 /// SIMD executor over the caller's arguments, into results calx allocates or buffers the
-/// caller gives (`.into`), on one or more threads, for the default or a chosen xsimd arch.
+/// caller gives (`.into`), on one or more threads, for the default or a chosen xsimd arch;
+/// or, over calx::device_span arguments, by the device executor as a CUDA kernel on the
+/// caller's stream (`.on`).
 #ifndef CALX_DETAIL_CALL_VMAP_CALL_HPP
 #define CALX_DETAIL_CALL_VMAP_CALL_HPP
 
@@ -13,8 +15,12 @@
 #include <calx/detail/call/transform_support.hpp>
 #include <calx/detail/call/vmap_spec.hpp>
 #include <calx/detail/diagnostics.hpp>
+#include <calx/detail/exec/device_executor.hpp>
+#include <calx/detail/exec/device_memory.hpp>
 #include <calx/detail/exec/simd_executor.hpp>
+#include <calx/detail/passes/expand.hpp>
 #include <calx/detail/passes/sources.hpp>
+#include <calx/device_span.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -97,7 +103,7 @@ template <class T>
 constexpr bool is_view_dest() {
   if constexpr (std::is_lvalue_reference_v<T> || std::is_arithmetic_v<T>)
     return std::is_lvalue_reference_v<T>;
-  else if constexpr (requires { typename T::element_type; T::extent; })  // std::span
+  else if constexpr (requires { typename T::element_type; T::extent; } || is_device_span_v<T>)  // std::span
     return true;
   else if constexpr (is_tuple_like_node_v<T>)
     return []<std::size_t... I>(std::index_sequence<I...>) {
@@ -119,10 +125,26 @@ template <class F, class InAxes, class OutAxes, class Holder, class Arch>
 struct vmap_call {
   unsigned thread_count = 1;
   Holder out{};
+  stream_handle stream = nullptr;
 
   /// Runs on up to `n` threads (0: one per core). Results do not depend on `n`. A negative
-  /// `n` throws std::invalid_argument.
-  vmap_call threads(std::integral auto n) const { return {checked_thread_count(static_cast<long long>(n)), out}; }
+  /// `n` throws std::invalid_argument. (A vmap over device memory runs one CUDA thread per
+  /// sample and ignores `n`.)
+  vmap_call threads(std::integral auto n) const {
+    return {checked_thread_count(static_cast<long long>(n)), out, stream};
+  }
+
+  /// Over device memory: queues the kernel on CUDA stream `s` (a cudaStream_t; nullptr, the
+  /// default, is the default stream).
+  template <class S>
+  constexpr auto on(S s) const {
+    constexpr bool ok = std::is_pointer_v<S> || std::is_null_pointer_v<S>;
+    static_assert(ok, CALX_MSG_DEVICE_STREAM);
+    if constexpr (ok)
+      return vmap_call{thread_count, out, static_cast<stream_handle>(s)};
+    else
+      return invalid_program{};
+  }
 
   /// Writes into `o` (the result's structure: see docs/vmap.md) instead of allocating. A named
   /// destination is kept by address; a temporary view (`std::span(buffer)`, a tuple of spans
@@ -132,9 +154,9 @@ struct vmap_call {
     constexpr bool kept = std::is_lvalue_reference_v<O> || is_view_dest<std::remove_cvref_t<O>>();
     static_assert(kept, CALX_MSG_INTO_TEMPORARY);
     if constexpr (std::is_lvalue_reference_v<O>)
-      return vmap_call<F, InAxes, OutAxes, std::remove_reference_t<O>*, Arch>{thread_count, &o};
+      return vmap_call<F, InAxes, OutAxes, std::remove_reference_t<O>*, Arch>{thread_count, &o, stream};
     else if constexpr (kept)
-      return vmap_call<F, InAxes, OutAxes, std::remove_cvref_t<O>, Arch>{thread_count, std::forward<O>(o)};
+      return vmap_call<F, InAxes, OutAxes, std::remove_cvref_t<O>, Arch>{thread_count, std::forward<O>(o), stream};
     else
       return invalid_program{};
   }
@@ -143,7 +165,7 @@ struct vmap_call {
   /// passes it to its functor (see docs/vmap.md).
   template <class A>
   constexpr vmap_call<F, InAxes, OutAxes, Holder, A> arch(A) const {
-    return {thread_count, out};
+    return {thread_count, out, stream};
   }
 
   template <class... A>
@@ -164,7 +186,8 @@ struct vmap_call {
       static_assert(sources_ok, CALX_MSG_BATCH_SOURCE);
       static_assert(!sources_ok || broadcast_ok, CALX_MSG_BROADCAST_BATCH);
       static_assert(!sources_ok || !broadcast_ok || lengths_ok, CALX_MSG_STATIC_LENGTHS);
-      if constexpr (sources_ok && broadcast_ok && lengths_ok)
+      constexpr bool memory_ok = sources_ok && broadcast_ok && lengths_ok && memory_checked<Ax, A...>();
+      if constexpr (memory_ok)
         return run<Ax>(std::make_index_sequence<sizeof...(A)>{}, a...);
       else
         return invalid_program{};
@@ -174,6 +197,43 @@ struct vmap_call {
   }
 
  private:
+  /// The destination as the caller gave it (by address or as a copied view).
+  constexpr auto& dest() const {
+    if constexpr (std::is_pointer_v<Holder>)
+      return *out;
+    else
+      return out;
+  }
+
+  /// Whether the batches and the destination are all in one memory: the host's, or the
+  /// device's (calx::device_span), with a device backend compiled in. One message for the
+  /// first thing wrong.
+  template <class Ax, class... A>
+  static constexpr bool memory_checked() {
+    constexpr unsigned batches = [] {
+      std::size_t k = 0;
+      unsigned m = 0;
+      ((m |= Ax::axes[k++] == 0 ? (is_device_span_v<A> ? 2u : 1u) : 0u), ...);
+      return m;
+    }();
+    constexpr bool device = (batches & 2u) != 0;
+    constexpr unsigned dest = [] {
+      if constexpr (std::is_same_v<Holder, no_dest>)
+        return 0u;
+      else
+        return dest_memory<std::remove_pointer_t<Holder>>();
+    }();
+    constexpr bool mixed = batches == 3u;
+    constexpr bool backend = !device || device_backend != device_kind::none;
+    constexpr bool into = !device || !std::is_same_v<Holder, no_dest>;
+    constexpr bool dest_ok = (dest & (device ? 1u : 2u)) == 0;
+    static_assert(!mixed, CALX_MSG_DEVICE_MIXED);
+    static_assert(mixed || backend, CALX_MSG_DEVICE_BACKEND);
+    static_assert(mixed || !backend || into, CALX_MSG_DEVICE_INTO);
+    static_assert(mixed || !backend || !into || dest_ok, CALX_MSG_DEVICE_DEST);
+    return !mixed && backend && into && dest_ok;
+  }
+
   template <class Ax, std::size_t... K, class... A>
   CALX_INLINE auto run(std::index_sequence<K...>, const A&... a) const {
     using S = std::tuple<typename sample_of<Ax::axes[K], A>::type...>;
@@ -210,8 +270,21 @@ struct vmap_call {
         const std::size_t batch = len.size;
         std::array<output_view<L>, C::outputs == 0 ? 1 : C::outputs> ov;
         output_view<L>* op = ov.data();
+        constexpr bool device = (is_device_span_v<A> || ...);
         using Run = batch_executor<lowered_t<Program, xsimd::batch<L, Arch>>, L, Arch>;
-        if constexpr (std::is_same_v<Holder, no_dest>) {
+        using Device = lowered_t<Program, xsimd::batch<L, Arch>>;  // built-in ops only, or reported
+        if constexpr (device) {
+          if constexpr (!device_kernels_found<Device>()) {
+            report_op_without_device_kernel<Device>();
+          } else {
+            auto& d = dest();
+            static_assert(Result::template accepts<decltype(d)>, CALX_MSG_INTO_STRUCTURE);
+            if constexpr (Result::template accepts<decltype(d)>) {
+              Result::views(d, op, batch);
+              device_executor<Device, L>::run(in.data(), ov.data(), batch, stream, "calx::vmap");
+            }
+          }
+        } else if constexpr (std::is_same_v<Holder, no_dest>) {
           typename Result::type result{};
           resize_results(result, batch);
           Result::views(result, op, batch);
@@ -220,17 +293,12 @@ struct vmap_call {
           return result;
         } else {
           // A named destination, or a copied view (writing through it writes the caller's memory).
-          auto& dest = [&]() -> auto& {
-            if constexpr (std::is_pointer_v<Holder>)
-              return *out;
-            else
-              return out;
-          }();
-          static_assert(Result::template accepts<decltype(dest)>, CALX_MSG_INTO_STRUCTURE);
-          if constexpr (Result::template accepts<decltype(dest)>) {
-            Result::views(dest, op, batch);
-            Run::template run<known_stride(Result::template stride<decltype(dest)>)>(in.data(), ov.data(), batch,
-                                                                                   thread_count);
+          auto& d = dest();
+          static_assert(Result::template accepts<decltype(d)>, CALX_MSG_INTO_STRUCTURE);
+          if constexpr (Result::template accepts<decltype(d)>) {
+            Result::views(d, op, batch);
+            Run::template run<known_stride(Result::template stride<decltype(d)>)>(in.data(), ov.data(), batch,
+                                                                                thread_count);
           }
         }
       } else {

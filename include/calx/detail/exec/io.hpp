@@ -28,7 +28,7 @@ struct output_view {
   std::size_t stride = sizeof(T);
   T* scalar = nullptr;
   /// The value of sample i.
-  T& at(std::size_t i) const { return *reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(column) + i * stride); }
+  CALX_HOST_DEVICE T& at(std::size_t i) const { return *reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(column) + i * stride); }
 };
 
 }  // namespace detail

@@ -14,6 +14,7 @@
 #include <calx/detail/exec/io.hpp>
 #include <calx/detail/exec/node_kernel.hpp>
 #include <calx/detail/exec/plan.hpp>
+#include <calx/detail/exec/scalar_stages.hpp>
 #include <calx/detail/exec/tensor_statement.hpp>
 #include <calx/detail/ir/ir.hpp>
 #include <calx/detail/static_for.hpp>
@@ -51,92 +52,10 @@ struct batch_executor {
   static constexpr std::size_t R = static_cast<std::size_t>(plan.reductions);
   static_assert(batch_chunk % W == 0);
 
-  template <int S>
-  static constexpr std::size_t nreal = static_cast<std::size_t>(plan.slots[S][0]);
-  template <int S>
-  static constexpr std::size_t nmask = static_cast<std::size_t>(plan.slots[S][1]);
-  using pre_regs = registers<T, bool, nreal<0>, nmask<0>>;
-  using loop_regs = registers<B, M, nreal<1>, nmask<1>>;
-  using post_regs = registers<T, bool, nreal<2>, nmask<2>>;
-
-  // ---- scalar stages (pre, post) -------------------------------------------------
-  /// Reads operands of pre and post nodes.
-  struct scalar_reader {
-    const pre_regs& pre;
-    const post_regs& post;
-    template <int Id>
-    CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
-      const int s = plan.slot[Id] + e;
-      constexpr bool mask = ir.nodes[Id].kind == value_kind::boolean;
-      if constexpr (plan.stage_of[Id] == stage::pre) {
-        if constexpr (mask)
-          return pre.mask[s];
-        else
-          return pre.real[s];
-      } else if constexpr (mask) {
-        return post.mask[s];
-      } else {
-        return post.real[s];
-      }
-    }
-    /// Where operand Id's elements are, for an op's results kernel.
-    template <int Id>
-    CALX_INLINE const T* address(operand_c<Id> id) const {
-      return &(*this)(id, 0);
-    }
-    template <int Id>
-    static constexpr bool batched(operand_c<Id>) {
-      return false;
-    }
-  };
-
-  /// Writes element e of node J into registers `dst` of its stage.
-  template <std::size_t J, class Regs>
-  struct writer {
-    Regs& dst;
-    template <class V>
-    CALX_INLINE void operator()(int e, const V& v) const {
-      if constexpr (ir.nodes[J].kind == value_kind::boolean)
-        dst.mask[plan.slot[J] + e] = v;
-      else
-        dst.real[plan.slot[J] + e] = v;
-    }
-    CALX_INLINE T* address() const { return &dst.real[plan.slot[J]]; }
-  };
-
-  template <std::size_t J, class Regs>
-  static CALX_INLINE void scalar_step(Regs& dst, const pre_regs& pre, const post_regs& post,
-                                      const input_view<T>* in, const T* totals, std::size_t batch) {
-    constexpr node n = ir.nodes[J];
-    constexpr int s = plan.slot[J];
-    if constexpr (n.op().role == batch_role::size) {
-      dst.real[s] = static_cast<T>(batch);
-    } else if constexpr (n.op().builtin == builtin_code::input) {
-      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)].value;
-    } else if constexpr (n.op().builtin == builtin_code::constant) {
-      if constexpr (n.kind == value_kind::boolean)
-        dst.mask[s] = n.value != 0.0;
-      else
-        dst.real[s] = T(n.value);
-    } else if constexpr (plan.reduction[J] >= 0) {
-      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = totals[plan.reduction[J] + e];
-    } else {
-      node_statement<ir, J>(scalar_reader{pre, post}, writer<J, Regs>{dst});
-    }
-  }
-
-  template <stage S>
-  static CALX_INLINE void run_scalar_stage(pre_regs& pre, post_regs& post, const input_view<T>* in,
-                                           const T* totals, std::size_t batch) {
-    static_for<IRT::size>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
-      if constexpr (plan.stage_of[K] == S) {
-        if constexpr (S == stage::pre)
-          scalar_step<K>(pre, pre, post, in, totals, batch);
-        else
-          scalar_step<K>(post, pre, post, in, totals, batch);
-      }
-    });
-  }
+  using stages = scalar_stages<Source, T>;
+  using pre_regs = typename stages::pre_regs;
+  using post_regs = typename stages::post_regs;
+  using loop_regs = registers<B, M, stages::template nreal<1>, stages::template nmask<1>>;
 
   // ---- the loop stage ----------------------------------------------------------------
   /// Reads operands of loop nodes: loop registers, or pre values splatted.
@@ -299,23 +218,6 @@ struct batch_executor {
     chunk<Contiguous, S>(pre, in, out, begin, end, partial);
   }
 
-  static CALX_INLINE void write_once(const pre_regs& pre, const post_regs& post, const output_view<T>* out,
-                         std::size_t batch) {
-    static_for<IRT::output_leaves>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
-      constexpr std::size_t o = ir.output_offset[K];
-      constexpr int id = ir.outputs[K];
-      if constexpr (plan.stage_of[id] != stage::loop) {
-        for (int e = 0; e < ir.nodes[id].size(); ++e) {
-          const T v = scalar_reader{pre, post}(operand_c<id>{}, e);
-          const output_view<T>& column = out[o + static_cast<std::size_t>(e)];
-          if (column.scalar != nullptr) *column.scalar = v;
-          if (column.column != nullptr)
-            for (std::size_t i = 0; i < batch; ++i) column.at(i) = v;
-        }
-      }
-    });
-  }
-
   template <std::size_t S>
   static void run_chunk(bool contiguous, const pre_regs& pre, const input_view<T>* in, const output_view<T>* out,
                         std::size_t begin, std::size_t end, T* partial) {
@@ -335,7 +237,7 @@ struct batch_executor {
                               unsigned threads) {
     pre_regs pre;
     post_regs post;
-    run_scalar_stage<stage::pre>(pre, post, in, nullptr, batch);
+    stages::template run_scalar_stage<stage::pre>(pre, post, in, nullptr, batch);
     // One fast path: every batched input and every output column contiguous; otherwise
     // loads and stores go element by element with their strides.
     bool contiguous = true;
@@ -364,8 +266,8 @@ struct batch_executor {
       run_chunks<S>(pre, in, out, batch, threads, contiguous, totals);
     }
     if constexpr (R > 0 || plan.slots[2][0] > 0 || plan.slots[2][1] > 0)
-      run_scalar_stage<stage::post>(pre, post, in, totals, batch);
-    write_once(pre, post, out, batch);
+      stages::template run_scalar_stage<stage::post>(pre, post, in, totals, batch);
+    stages::write_once(pre, post, out, batch);
   }
 
   /// More than one chunk: split over threads; the chunks' sums added in chunk order.

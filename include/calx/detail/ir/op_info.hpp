@@ -123,6 +123,11 @@ struct op_info {
   void (*results_lanes_f32)(const float* const*, const bool*, float*, int) = nullptr;
   void (*results_lanes_f64)(const double* const*, const bool*, double*, int) = nullptr;
 
+  /// Called in a constant expression where device code meets an op that is not built in
+  /// (after decompositions): the compile error names the function, whose template argument
+  /// is the op (detail/exec/device_executor.hpp).
+  void (*no_device_kernel)() = nullptr;
+
   /// What `to_string` prints after the op's name (host only): a control-flow op's
   /// sub-programs, in the program's precision (`single`: f32).
   const char* (*parameters)(bool single) = nullptr;

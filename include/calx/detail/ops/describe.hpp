@@ -101,6 +101,11 @@ void forward_mode_needs_op_traits_jvp_or_decomposition_for(graph&, const int*, c
 template <class Op>
 void reverse_mode_needs_op_traits_vjp_or_decomposition_for(graph&, const int*, const int*, const int*, int*) {}
 
+/// The compile error for an op that reaches device code (vmap over calx::device_span)
+/// without a kernel device code can call: give it `op_traits<Op>::decomposition`.
+template <class Op>
+void device_code_needs_a_builtin_op_or_op_traits_decomposition_for() {}
+
 template <class Op>
 constexpr int simplify_thunk(graph& g, int* in) {
   return op_traits<Op>::simplify(g, in);
@@ -158,6 +163,7 @@ constexpr op_info make_op_info() {
   i.mask_operands = mask_operands_v<Op>;
   i.hash = name_hash(traits::name) * 31u + static_cast<unsigned>(traits::arity);
   i.builtin = find_v<builtin_ops, Op>;
+  i.no_device_kernel = &device_code_needs_a_builtin_op_or_op_traits_decomposition_for<Op>;
   if constexpr (requires { traits::batch_role; }) i.role = traits::batch_role;
   if constexpr (requires { traits::zero_preserving; }) i.zero_preserving = traits::zero_preserving;
   if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;

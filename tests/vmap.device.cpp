@@ -1,0 +1,72 @@
+/// @file tests/vmap.device.cpp
+/// @brief vmap over calx::device_span, the CUDA backend's path, with CALX_DEVICE_ON_HOST:
+/// device memory is host memory and the kernels' code (one sample per thread, the blocks'
+/// tree sums, the chunk-ordered totals) runs serially on the host, so every CI run checks
+/// the device path's code generation against the SIMD executor without a GPU. The same
+/// matrix runs on a GPU in tests/cuda/vmap_device.cu. Also: the misuses that are runtime
+/// errors (lengths), and the launch-independent sums.
+#define CALX_DEVICE_ON_HOST 1
+
+#include <_include/device_matrix.hpp>
+
+#include <calx/calx.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct catch_check {
+  void operator()(const std::string& name, bool ok, const std::string& detail) const {
+    INFO(name << ": " << detail);
+    CHECK(ok);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("vmap over device spans agrees with the SIMD executor (double)", "[vmap][device]") {
+  catch_check check;
+  calx_device_test::run_matrix<double>(check, nullptr);
+}
+
+TEST_CASE("vmap over device spans agrees with the SIMD executor (float)", "[vmap][device]") {
+  catch_check check;
+  calx_device_test::run_matrix<float>(check, nullptr);
+}
+
+TEST_CASE("vmap over device spans: lengths are checked", "[vmap][device]") {
+  const std::vector<double> a(10, 1.0), b(11, 2.0);
+  calx::device_vector<double> da{a}, db{b}, out(10), short_out(9);
+  calx::device_span<double> o(out), s(short_out);
+  const calx::device_span<const double> x(da), y(db);
+  try {
+    calx::vmap(calx_device_test::f2).into(o)(x, y);
+    FAIL("no exception");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "calx::vmap: batched arguments have different lengths: argument 0 has 10 samples, argument 1 has 11");
+  }
+  try {
+    calx::vmap(calx_device_test::f2).into(s)(x, x);
+    FAIL("no exception");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "calx::vmap: an output buffer has 9 elements for a batch of 10");
+  }
+}
+
+TEST_CASE("sums over device samples follow the fixed tree of a block", "[vmap][device]") {
+  // group_sum adds 256 terms as the kernel's block does: v[t] += v[t + s] for t < s, s
+  // halving from 128. With 1e16 at 0, -1e16 at 128 and ones elsewhere, the tree first
+  // cancels the big pair and keeps every one (254); a sum in order loses the ones that come
+  // after 1e16 (127).
+  std::vector<double> v(calx::detail::device_group, 1.0);
+  v[0] = 1e16;
+  v[128] = -1e16;
+  double in_order = 0;
+  for (double x : v) in_order += x;
+  CHECK(in_order == 127.0);
+  CHECK(calx::detail::group_sum(v.data()) == 254.0);
+}
