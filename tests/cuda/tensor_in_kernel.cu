@@ -27,6 +27,11 @@ __global__ void eval(const W* w, const X* x, float* out, int n) {
 }
 
 int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("tensor_in_kernel: no CUDA device: skipped\n");
+    return 77;  // CTest: skipped
+  }
   constexpr int n = 1000;
   W* w;
   X* x;

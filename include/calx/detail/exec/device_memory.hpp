@@ -47,7 +47,7 @@ inline cudaStream_t cuda_stream(stream_handle s) { return static_cast<cudaStream
 #endif
 
 #if defined(CALX_DEVICE_BACKEND_CUDA) || defined(CALX_DEVICE_BACKEND_HOST)
-/// `bytes` of device memory (ordered on stream `s` where `Ordered`: scratch of one call).
+/// `bytes` of device memory; `ordered`: stream-ordered on `s` (the scratch of one call).
 inline void* device_allocate(std::size_t bytes, stream_handle s = nullptr, bool ordered = false) {
   if (bytes == 0) return nullptr;
 #if defined(CALX_DEVICE_BACKEND_CUDA)
