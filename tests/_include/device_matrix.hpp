@@ -17,6 +17,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -46,6 +47,17 @@ inline constexpr auto user_reference = [](auto x, auto y) {
   return softplus(x) * logaddexp + (softplus(y) + softplus(-y) - 1.3862943611198906);
 };
 inline constexpr auto per_sample = [](auto x, auto w) { return std::tuple{f2(x, w), w * w + 1.0}; };
+// tests/vmap.cpp's functions: a polynomial, transcendental functions, selections (run on
+// NaN, infinities and signed zeros too), three arguments.
+inline constexpr auto poly = [](auto x) { return (x * x - 3.0) * x + 0.5 / (1.0 + x * x); };
+inline constexpr auto transcendental = [](auto x) {
+  return calx::sin(x) * calx::exp(-0.5 * x * x) + calx::log1p(x * x) + calx::tanh(x) + calx::erf(x) +
+         calx::cos(3.0 * x);
+};
+inline constexpr auto select = [](auto x, auto y) {
+  return calx::where(x > y, x * y, calx::min(x, y) - 0.5 * calx::max(x, y)) + calx::abs(x - y);
+};
+inline constexpr auto three = [](auto x, auto y, auto z) { return x * y + z / (1.0 + y * y) - calx::sqrt(x * x + z * z); };
 inline constexpr auto loss = [](auto xs, auto w) {
   return calx::mean(calx::vmap(f2, calx::in_axes<0, calx::none>)(xs, w));
 };
@@ -66,6 +78,7 @@ double tolerance() {
 template <class X>
 double difference(const X& got, const X& want) {
   if constexpr (std::is_arithmetic_v<X>) {
+    if (got == want || (std::isnan(got) && std::isnan(want))) return 0;  // infinities, NaN
     return std::abs(static_cast<double>(got) - static_cast<double>(want)) / (1.0 + std::abs(static_cast<double>(want)));
   } else {
     double d = 0;
@@ -175,6 +188,38 @@ void run_matrix(Check& check, calx::detail::stream_handle stream) {
       const auto ws = each([](T a) { return std::get<0>(per_sample(a, T(0.75))); }, n, xs);
       report(check, "vmap(f, out_axes<0, none>) per sample", n, column_difference(s.to_host(), ws), tol);
       report(check, "vmap(f, out_axes<0, none>) once", n, difference(once, T(0.75 * 0.75 + 1.0)), tol);
+    }
+    {  // tests/vmap.cpp's functions; selections on special values too
+      std::vector<T> sx = xs, sy = ys;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i % 11 == 3) sx[i] = std::numeric_limits<T>::quiet_NaN();
+        if (i % 17 == 7) sx[i] = std::numeric_limits<T>::infinity();
+        if (i % 19 == 2) sy[i] = -std::numeric_limits<T>::infinity();
+        if (i % 23 == 4) sx[i] = T(-0.0), sy[i] = T(0.0);
+        if (i % 29 == 6) sy[i] = sx[i];
+      }
+      const device_vector<T> dsx{sx}, dsy{sy};
+      device_vector<T> o1(n), o2(n), o3(n), o4(n);
+      device_span<T> a(o1), b(o2), c(o3), d(o4);
+      calx::vmap(poly).on(stream).into(a)(x);
+      calx::vmap(transcendental).on(stream).into(b)(x);
+      calx::vmap(select).on(stream).into(c)(device_span<const T>(dsx), device_span<const T>(dsy));
+      calx::vmap(three).on(stream).into(d)(x, y, x);
+      report(check, "vmap(polynomial)", n, column_difference(o1.to_host(), each(poly, n, xs)), tol);
+      report(check, "vmap(transcendental)", n, column_difference(o2.to_host(), each(transcendental, n, xs)), tol);
+      report(check, "vmap(selections) on NaN, infinities, signed zeros", n,
+             column_difference(o3.to_host(), each(select, n, sx, sy)), tol);
+      report(check, "vmap(three arguments)", n, column_difference(o4.to_host(), each(three, n, xs, ys, xs)), tol);
+    }
+    {  // custom rules: custom_vjp and custom_jvp under vmap(grad)
+      device_vector<T> g1(n), g2(n), g3(n);
+      device_span<T> a(g1), b(g2), c(g3);
+      calx::vmap(calx::grad(user::f_my_mul, calx::argnums<0, 1>)).on(stream).into(std::tuple{a, b})(x, y);
+      calx::vmap(calx::grad(user::f_log1pexp)).on(stream).into(c)(x, y);
+      const auto want = each(calx::grad(user::r_my_mul, calx::argnums<0, 1>), n, xs, ys);
+      report(check, "vmap(grad(custom_vjp)) d/dx", n, column_difference(g1.to_host(), part<0>(want)), tol);
+      report(check, "vmap(grad(custom_vjp)) d/dy", n, column_difference(g2.to_host(), part<1>(want)), tol);
+      report(check, "vmap(grad(custom_jvp))", n, column_difference(g3.to_host(), each(calx::grad(user::r_log1pexp), n, xs, ys)), tol);
     }
     if (n > 0) {  // the gradient of a mean over device samples: sums over the batch
       const auto [l, g] = calx::value_and_grad(loss, calx::argnums<0, 1>)(x, T(1.5));
