@@ -45,7 +45,7 @@ template <class Source>
 constexpr int name_the_op_without_device_kernel() {
   constexpr const auto& r = materialized<Source>::value;
   for (std::size_t j = 0; j < r.nodes.size(); ++j)
-    if (!r.nodes[j].op().is_builtin()) {
+    if (device_op_index(r.nodes[j].op) < 0) {  // as device_kernels_found
       r.nodes[j].op().no_device_kernel();
       break;
     }
@@ -148,11 +148,15 @@ struct device_executor {
     if (batch > 0) {
       if constexpr (R > 0) {
         // Scratch: the group sums, the chunk sums, the totals.
-        T* scratch = static_cast<T*>(device_allocate((groups + chunks + 1) * R * sizeof(T), s, true));
+        struct scratch_memory {  // freed on the way out, a CUDA error's exception included
+          void* at;
+          stream_handle s;
+          ~scratch_memory() { device_free(at, s, true); }
+        } memory{device_allocate((groups + chunks + 1) * R * sizeof(T), s, true), s};
+        T* scratch = static_cast<T*>(memory.at);
         p.partial = scratch;
         launch(p, groups, chunks, scratch + groups * R, scratch + (groups + chunks) * R, s, api);
         device_copy_back(totals, scratch + (groups + chunks) * R, R * sizeof(T), s);
-        device_free(scratch, s, true);
       } else {
         launch(p, groups, chunks, nullptr, nullptr, s, api);
       }
