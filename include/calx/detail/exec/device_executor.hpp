@@ -141,10 +141,10 @@ struct device_executor {
     for (std::size_t k = 0; k < materialized<Source>::ir_type::input_count; ++k) p.in[k] = in[k];
     for (std::size_t k = 0; k < materialized<Source>::ir_type::output_count; ++k) p.out[k] = out[k];
     p.batch = batch;
-    const std::size_t groups = (batch + device_group - 1) / device_group;
-    const std::size_t chunks = (groups + device_groups_per_chunk - 1) / device_groups_per_chunk;
     T totals[R == 0 ? 1 : R] = {};
 #if defined(CALX_DEVICE_BACKEND_CUDA) || defined(CALX_DEVICE_BACKEND_HOST)
+    const std::size_t groups = (batch + device_group - 1) / device_group;
+    const std::size_t chunks = (groups + device_groups_per_chunk - 1) / device_groups_per_chunk;
     if (batch > 0) {
       if constexpr (R > 0) {
         // Scratch: the group sums, the chunk sums, the totals.
