@@ -39,6 +39,15 @@ CALX_HOST_DEVICE inline T add_in_order(const T* v, std::size_t count, std::size_
   return s;
 }
 
+/// Sum r of chunk c: its groups' sums (`R` per group in `partial`) added in order.
+template <class T>
+CALX_HOST_DEVICE inline T chunk_sum(const T* partial, std::size_t groups, std::size_t R, std::size_t c,
+                                    std::size_t r) {
+  const std::size_t first = c * device_groups_per_chunk;
+  const std::size_t count = groups - first < device_groups_per_chunk ? groups - first : device_groups_per_chunk;
+  return add_in_order(partial + first * R + r, count, R);
+}
+
 /// Stops compilation naming the first op of `Source` that device code cannot run: a call,
 /// in a constant expression, to `device_code_needs_a_builtin_op_or_op_traits_decomposition_for<Op>`.
 template <class Source>
@@ -86,10 +95,9 @@ __global__ void __launch_bounds__(device_group)
 template <class T>
 __global__ void chunk_kernel(const T* partial, std::size_t groups, std::size_t R, T* chunks) {
   const std::size_t k = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t c = k / R, r = k % R, first = c * device_groups_per_chunk;
-  if (first >= groups) return;
-  const std::size_t count = groups - first < device_groups_per_chunk ? groups - first : device_groups_per_chunk;
-  chunks[c * R + r] = add_in_order(partial + first * R + r, count, R);
+  const std::size_t c = k / R, r = k % R;
+  if (c * device_groups_per_chunk >= groups) return;
+  chunks[c * R + r] = chunk_sum(partial, groups, R, c, r);
 }
 
 /// Thread r: sum r's chunk sums in chunk order.
@@ -201,11 +209,7 @@ struct device_executor {
       }
     }
     for (std::size_t c = 0; c < chunks && R > 0; ++c)
-      for (std::size_t r = 0; r < R; ++r) {
-        const std::size_t first = c * device_groups_per_chunk;
-        const std::size_t count = groups - first < device_groups_per_chunk ? groups - first : device_groups_per_chunk;
-        chunk_sums[c * R + r] = add_in_order(p.partial + first * R + r, count, R);
-      }
+      for (std::size_t r = 0; r < R; ++r) chunk_sums[c * R + r] = chunk_sum(p.partial, groups, R, c, r);
     for (std::size_t r = 0; r < R; ++r) totals[r] = add_in_order(chunk_sums + r, chunks, R);
 #else
     (void)p, (void)groups, (void)chunks, (void)chunk_sums, (void)totals, (void)s, (void)api;

@@ -29,18 +29,23 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Every op device code can run, by position: the built-in ops, then the tensor ops.
-inline constexpr auto device_ops = []<class... Ops>(type_list<Ops...>) {
-  return std::array<op_ref, sizeof...(Ops) + 10>{ref_of<Ops>()...,     &reduce_sum_info, &tensordot_info,
-                                                 &transpose_info,      &reshape_info,    &index_info,
-                                                 &pack_info,           &reduce_max_info, &reduce_min_info,
-                                                 &slice_info,          &pad_info};
-}(builtin_ops{});
+/// Every op device code can run, by position: the built-in ops, then the tensor ops. A class
+/// template, so that only a translation unit that uses the device path builds the table.
+template <class Ops = builtin_ops>
+struct device_op_table;
+template <class... Ops>
+struct device_op_table<type_list<Ops...>> {
+  static constexpr std::array<op_ref, sizeof...(Ops) + 10> value{
+      ref_of<Ops>()...,  &reduce_sum_info, &tensordot_info,  &transpose_info, &reshape_info, &index_info,
+      &pack_info,        &reduce_max_info, &reduce_min_info, &slice_info,     &pad_info};
+};
 
-/// The position of `op` in `device_ops`, or -1.
+/// The position of `op` in the device op table, or -1.
+template <class Ops = builtin_ops>
 constexpr int device_op_index(op_ref op) {
-  for (std::size_t k = 0; k < device_ops.size(); ++k)
-    if (device_ops[k] == op) return static_cast<int>(k);
+  constexpr const auto& ops = device_op_table<Ops>::value;
+  for (std::size_t k = 0; k < ops.size(); ++k)
+    if (ops[k] == op) return static_cast<int>(k);
   return -1;
 }
 
@@ -121,7 +126,7 @@ struct decoded_ir<ir_key<C...>> {
     r.real_slots = static_cast<int>(c[k++]);
     r.bool_slots = static_cast<int>(c[k++]);
     for (node& n : r.nodes) {
-      n.op = device_ops[static_cast<std::size_t>(c[k++])];
+      n.op = device_op_table<>::value[static_cast<std::size_t>(c[k++])];
       n.first = static_cast<std::int32_t>(c[k++]);
       n.arity = static_cast<std::int32_t>(c[k++]);
       n.value = std::bit_cast<double>(c[k++]);
