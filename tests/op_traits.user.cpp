@@ -40,6 +40,11 @@ TEST_CASE("a user op's rules resolve to its own, else its decomposition's, else 
   STATIC_REQUIRE(describe<user::logaddexp_op>().batch_from == batch_kernel::decomposition);
   STATIC_REQUIRE(describe<user::logaddexp_op>().kernel_f64 != nullptr);
   STATIC_REQUIRE(describe<user::softplus_op>().kernel_f64 == nullptr);
+  // an op's kernel that calls out of line says so; code generation orders its calls
+  STATIC_REQUIRE(describe<user::logaddexp_op>().calls_out_of_line);
+  STATIC_REQUIRE(!describe<user::softplus_op>().calls_out_of_line);
+  STATIC_REQUIRE(describe<calx::sin_op>().calls_out_of_line);
+  STATIC_REQUIRE(!describe<calx::exp_op>().calls_out_of_line);
 }
 
 TEST_CASE("a user op is one IR node; on numbers it runs its kernel, else its decomposition", "[op_traits][user]") {

@@ -119,6 +119,51 @@ constexpr bool programs_inline_into_traces() {
   return count_op<calx::sin_op>(P::ir) == 1 && count_op<calx::mul_op>(P::ir) == 1 && count_op<calx::add_op>(P::ir) == 2;
 }
 
+// Calls out of line (sin, cos, tan) run back to back in straight-line code: a call runs
+// right after the one before it once its operands are ready, so that nothing computed
+// between them is live across the second (detail::straight_line_order). The first call
+// keeps its place; a call whose operand comes later waits for it.
+constexpr auto calls_apart = [](auto x, auto y) {
+  const auto a = x * y + 1.0;
+  const auto b = calx::sin(x) * y + a;  // between sin and cos in the trace
+  const auto c = b * b - y;
+  return c + calx::cos(x) * a + calx::tan(0.5 * y);
+};
+
+template <class IR, class Order>
+constexpr int position_of(const IR& ir, const Order& order, calx::detail::op_ref op) {
+  for (std::size_t p = 0; p < IR::size; ++p)
+    if (ir.nodes[static_cast<std::size_t>(order[p])].op == op) return static_cast<int>(p);
+  return -1;
+}
+
+constexpr bool calls_run_back_to_back() {
+  constexpr auto& ir = decltype(calx::trace(calls_apart, 1.0, 2.0))::ir;
+  using IR = std::remove_cvref_t<decltype(ir)>;
+  const auto order = calx::detail::straight_line_order(ir);
+  // a permutation in which every node comes after its operands
+  std::array<int, IR::size> at{};
+  for (int& p : at) p = -1;
+  for (std::size_t p = 0; p < IR::size; ++p) {
+    const auto j = static_cast<std::size_t>(order[p]);
+    if (at[j] != -1) return false;
+    for (int i = 0; i < ir.nodes[j].arity; ++i)
+      if (at[static_cast<std::size_t>(ir.operand(j, i))] == -1) return false;
+    at[j] = static_cast<int>(p);
+  }
+  const int sin_at = position_of(ir, order, op_of<calx::sin_op>()), cos_at = position_of(ir, order, op_of<calx::cos_op>()),
+            tan_at = position_of(ir, order, op_of<calx::tan_op>());
+  const auto tan_node = static_cast<std::size_t>(order[static_cast<std::size_t>(tan_at)]);
+  const int tan_operand_at = at[static_cast<std::size_t>(ir.operand(tan_node, 0))];
+  return order[static_cast<std::size_t>(sin_at)] == sin_at  // the first call keeps its place
+         && cos_at == sin_at + 1 && tan_at == tan_operand_at + 1 && tan_at > cos_at + 1;
+}
+
+constexpr auto calls_in_a_loop = [](auto x, auto y) {
+  return calx::fori_loop(0, 3, [](auto, auto c) { return std::array{calls_apart(c[0], c[1]) * 0.25, c[1]}; },
+                         std::array{x, y})[0];
+};
+
 }  // namespace
 
 TEST_CASE("repeated squaring shares its operand: 30 squarings, about 30 nodes", "[program][sharing]") {
@@ -239,6 +284,35 @@ constexpr auto model = [](auto x, auto y) {
                    calx::erf(x) * calx::cos(y) + calx::expm1(-calx::abs(y)) * calx::sign(x - y)};
 };
 }  // namespace
+
+TEST_CASE("calls out of line run back to back; the values do not change", "[program][order]") {
+  CHECK(calls_run_back_to_back());
+  STATIC_REQUIRE(calls_run_back_to_back());
+  const auto p = calx::trace(calls_apart, 1.0, 1.0);
+  const auto loop = calx::trace(calls_in_a_loop, 1.0, 1.0);
+  std::vector<double> xs, ys;
+  for (double x : {-1.5, -0.25, 0.0, 0.5, 1.25})
+    for (double y : {-0.75, 0.0, 0.3, 1.0}) {
+      INFO("(" << x << ", " << y << ")");
+      // The same operations; a few ulps for fma contraction, which may differ between the
+      // program and the function compiled directly.
+      CHECK(calx_test::within_ulps(p(x, y), calls_apart(x, y), 8));
+      double c = x;
+      for (int i = 0; i < 3; ++i) c = calls_apart(c, y) * 0.25;
+      CHECK(calx_test::within_ulps(loop(x, y), c, 8));
+      xs.push_back(x);
+      ys.push_back(y);
+    }
+  // the same program on SIMD lanes and in a loop's step on SIMD lanes: xsimd's sin, cos
+  // and tan differ from the scalar ones by an ulp or two, and the loop compounds them
+  const auto batched = calx::vmap(calls_apart)(xs, ys);
+  const auto batched_loop = calx::vmap(calls_in_a_loop)(xs, ys);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    INFO("sample " << i);
+    CHECK(batched[i] == Approx(calls_apart(xs[i], ys[i])).epsilon(1e-13).margin(1e-13));
+    CHECK(batched_loop[i] == Approx(loop(xs[i], ys[i])).epsilon(1e-12).margin(1e-12));
+  }
+}
 
 TEST_CASE("a program gives the value of the same function run untransformed", "[program][untransformed]") {
   const auto p = calx::trace(model, 1.0, 1.0);

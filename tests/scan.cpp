@@ -249,4 +249,43 @@ TEMPLATE_TEST_CASE("scan: structured inputs and outputs; plain numbers", "[scan]
   CHECK(c == acc);
 }
 
+/// A loop in the step: its kernel takes its operands' addresses, so the step's per-step
+/// input (an operand of the inner loop) is copied into the step's locals before the step
+/// runs, where a step without one reads it where it is used (loop_kernels.hpp).
+constexpr auto inner = [](auto, auto a) { return std::array{calx::sin(a[0]) * a[1] + 0.5 * a[0], a[1]}; };
+constexpr auto with_inner_loop = [](auto x0, const auto& xs) {
+  const auto [end, ys] = calx::scan(
+      [](auto c, auto x) { return std::pair{calx::fori_loop(0, 2, inner, std::array{c, x})[0] * 0.9, c * x}; }, x0, xs);
+  return end + calx::sum(ys);
+};
+template <class T>
+T with_inner_loop_reference(T c, const calx::tensor<T, 4>& xs) {
+  T total = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    total += c * xs[i];
+    T d = c;
+    for (int j = 0; j < 2; ++j) d = std::sin(d) * xs[i] + T(0.5) * d;
+    c = d * T(0.9);
+  }
+  return c + total;
+}
+
+TEMPLATE_TEST_CASE("scan: a loop in the step, its per-step input an operand of the inner loop", "[scan][vmap]", float,
+                   double) {
+  using T = TestType;
+  calx::tensor<T, 4> xs;
+  for (std::size_t i = 0; i < 4; ++i) xs[i] = T(0.8) - T(0.3) * T(i);
+  std::vector<T> x0s;
+  for (int i = 0; i < 19; ++i) x0s.push_back(T(-1) + T(0.1) * T(i));
+  const auto values = calx::vmap(with_inner_loop, calx::in_axes<0, calx::none>)(x0s, xs);
+  for (std::size_t i = 0; i < x0s.size(); ++i) {
+    INFO("sample " << i);
+    check_close("value", values[i], with_inner_loop_reference(x0s[i], xs), 64);
+  }
+  // d/dx0 against a central difference of the reference
+  const T x0 = T(0.3), h = std::cbrt(std::numeric_limits<T>::epsilon());
+  const T fd = (with_inner_loop_reference(x0 + h, xs) - with_inner_loop_reference(x0 - h, xs)) / (2 * h);
+  CHECK(calx::grad(with_inner_loop)(x0, xs) == Approx(fd).epsilon(sizeof(T) == 4 ? 2e-2 : 1e-6));
+}
+
 }  // namespace

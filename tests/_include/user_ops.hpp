@@ -37,6 +37,7 @@ template <>
 struct calx::op_traits<user::logaddexp_op> {
   static constexpr const char* name = "logaddexp";
   static constexpr int arity = 2;
+  static constexpr bool calls_out_of_line = true;  // its kernel calls libm's exp and log1p
   template <std::floating_point T>
   static T kernel(T a, T b) {
     const T m = std::fmax(a, b);

@@ -18,6 +18,7 @@ CALX_BEGIN_NAMESPACE
 template <>
 struct op_traits<sin_op> : detail::unary_real_op<op_traits<sin_op>> {
   static constexpr const char* name = "sin";
+  static constexpr bool calls_out_of_line = true;  // xsimd's range reduction
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::sin; return sin(x); }
   static constexpr tracer d(const auto&, const auto& x) { return calx::cos(x); }
@@ -26,6 +27,7 @@ struct op_traits<sin_op> : detail::unary_real_op<op_traits<sin_op>> {
 template <>
 struct op_traits<cos_op> : detail::unary_real_op<op_traits<cos_op>> {
   static constexpr const char* name = "cos";
+  static constexpr bool calls_out_of_line = true;  // xsimd's range reduction
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::cos; return cos(x); }
   static constexpr tracer d(const auto&, const auto& x) { return -calx::sin(x); }
@@ -34,6 +36,7 @@ struct op_traits<cos_op> : detail::unary_real_op<op_traits<cos_op>> {
 template <>
 struct op_traits<tan_op> : detail::unary_real_op<op_traits<tan_op>> {
   static constexpr const char* name = "tan";
+  static constexpr bool calls_out_of_line = true;  // xsimd's range reduction
   template <class T>
   CALX_HOST_DEVICE static T kernel(const T& x) { using detail::scalar::tan; return tan(x); }
   static constexpr tracer d(const auto& y, const auto&) { return 1.0 + y * y; }

@@ -38,13 +38,33 @@ struct input_pointers {
   CALX_HOST_DEVICE CALX_INLINE const T& operator()(std::size_t k, int e) const { return at[k][e]; }
 };
 /// ...or in an array of one value per scalar input (a loop's step: no input's address is
-/// stored anywhere, so once inlined the values stay in registers from step to step).
+/// stored anywhere, so once inlined the values stay in registers from step to step)...
 template <class T>
 struct input_values {
   static constexpr bool flat = true;
   const T* at;
   CALX_HOST_DEVICE CALX_INLINE const T& operator()(std::size_t k, int e) const { return at[k + static_cast<std::size_t>(e)]; }
 };
+/// ...or, by value, from `read(std::integral_constant<std::size_t, F>{}, e)` for the input
+/// element at flat position F + e, where the statement that reads it runs (a loop step's
+/// per-step inputs: a load placed before a call that is read after it costs a spill and a
+/// reload). Not for a program whose results kernels take their operands' addresses
+/// (`reads_inputs_in_place`).
+template <class Read>
+struct input_reads {
+  static constexpr bool flat = true;
+  static constexpr bool by_value = true;
+  Read read;
+};
+
+/// Whether program `r` can read its inputs through `input_reads`: no op of it takes its
+/// operands' addresses (a loop nested in the step).
+template <class IR>
+constexpr bool reads_inputs_in_place(const IR& r) {
+  for (const node& n : r.nodes)
+    if (n.op().has_results_kernel()) return false;
+  return true;
+}
 
 /// Reads element e of an operand from straight-line code's registers, or from the inputs.
 template <const auto& IR, class Regs, class In>
@@ -52,10 +72,13 @@ struct register_reader {
   const Regs& r;
   In in;
   template <int Id>
-  CALX_HOST_DEVICE CALX_INLINE const auto& operator()(operand_c<Id>, int e) const {
+  CALX_HOST_DEVICE CALX_INLINE decltype(auto) operator()(operand_c<Id>, int e) const {
     if constexpr (IR.nodes[Id].op().builtin == builtin_code::input && IR.nodes[Id].kind != value_kind::boolean)
     {
-      if constexpr (requires { In::flat; }) {
+      if constexpr (requires { In::by_value; }) {
+        constexpr std::size_t flat = IR.input_offset[IR.nodes[Id].index()];
+        return in.read(std::integral_constant<std::size_t, flat>{}, IR.nodes[Id].size() == 1 ? 0 : e);
+      } else if constexpr (requires { In::flat; }) {
         constexpr std::size_t flat = IR.input_offset[IR.nodes[Id].index()];
         if constexpr (IR.nodes[Id].size() == 1)
           return in(flat, 0);
@@ -115,14 +138,20 @@ CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, In in) {
   }
 }
 
-/// One node's statement (a function object rather than a lambda: device code calls it).
+/// The order of `IR`'s statements (see `straight_line_order`), which its registers assume.
+template <const auto& IR>
+inline constexpr auto statement_order = straight_line_order(IR);
+
+/// The statement at position P (a function object rather than a lambda: device code calls
+/// it).
 template <const auto& IR, class In, class Regs>
 struct step_fn {
   Regs& r;
   In in;
-  template <std::size_t J>
-  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, J>) const {
-    step<IR, J>(r, in);
+  template <std::size_t P>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, P>) const {
+    constexpr auto j = static_cast<std::size_t>(statement_order<IR>[P]);
+    step<IR, j>(r, in);
   }
 };
 
@@ -186,6 +215,14 @@ CALX_HOST_DEVICE CALX_INLINE void evaluate_values(const T* in, T* out) {
   using Regs = registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)>;
   Regs r;
   evaluate_in<IR, input_values<T>, Regs, T*, true>(r, input_values<T>{in}, out);
+}
+
+/// The same with the inputs read through `read` (see `input_reads`).
+template <const auto& IR, class T, class Read>
+CALX_INLINE void evaluate_reading(const Read& read, T* out) {
+  using Regs = registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)>;
+  Regs r;
+  evaluate_in<IR, input_reads<Read>, Regs, T*, true>(r, input_reads<Read>{read}, out);
 }
 
 }  // namespace detail

@@ -171,6 +171,60 @@ struct loop_layout {
   static constexpr table<Y> y_size = [] { table<Y> t{}; for (std::size_t k = 0; k < Y; ++k) t[k] = P.output_offset[N + k + 1] - P.output_offset[N + k]; return t; }();
 };
 
+/// Element `e` of flat position `Off` of the per-step values `v` (the step inputs or the
+/// step outputs' cotangents, starts `At`, sizes `Size`) at step `s`: read where the step
+/// program uses it (see `input_reads`).
+template <const auto& At, const auto& Size, std::size_t Off, class V>
+CALX_INLINE V per_step(const lane_values<V>* v, std::size_t s, int e) {
+  using table = std::remove_cvref_t<decltype(At)>;
+  constexpr std::size_t k = [] {
+    std::size_t j = 0;
+    while (j + 1 < std::tuple_size_v<table> && At[j + 1] <= Off) ++j;
+    return j;
+  }();
+  return v[k][s * Size[k] + (Off - At[k]) + static_cast<std::size_t>(e)];
+}
+
+/// A step program's inputs for `evaluate_reading`, for step program layout `Lay`: the index
+/// and carries (flat inputs below `1 + Lay::C`) from the loop's locals `in`, the per-step
+/// inputs from `xs` at step `s`, each where the step reads it. A type of its own, not a
+/// lambda in each loop kernel: the loops of one step program (with and without kept
+/// carries, masked or not) then share one compiled step.
+template <class Lay, class V>
+struct step_reads {
+  const V* in;
+  const lane_values<V>* xs;
+  std::size_t s;
+  template <std::size_t F>
+  CALX_INLINE V operator()(std::integral_constant<std::size_t, F>, int e) const {
+    if constexpr (F < 1 + Lay::C)
+      return in[F + static_cast<std::size_t>(e)];
+    else
+      return per_step<Lay::x_at, Lay::x_size, F - 1 - Lay::C>(xs, s, e);
+  }
+};
+
+/// The same for the vjp program of a step (index, carries, per-step inputs, the carries'
+/// cotangents, the per-step outputs' cotangents): the index, carries and carries'
+/// cotangents from the reverse loop's locals `in`, the rest from `xs` and `ct_ys`.
+template <class Lay, class V>
+struct vjp_step_reads {
+  const V* in;
+  const lane_values<V>* xs;
+  const lane_values<V>* ct_ys;
+  std::size_t s;
+  template <std::size_t F>
+  CALX_INLINE V operator()(std::integral_constant<std::size_t, F>, int e) const {
+    constexpr std::size_t C = Lay::C, XE = Lay::XE;
+    if constexpr (F >= 1 + C && F < 1 + C + XE)
+      return per_step<Lay::x_at, Lay::x_size, F - 1 - C>(xs, s, e);
+    else if constexpr (F >= 1 + 2 * C + XE)
+      return per_step<Lay::y_at, Lay::y_size, F - 1 - 2 * C - XE>(ct_ys, s, e);
+    else
+      return in[F + static_cast<std::size_t>(e)];
+  }
+};
+
 /// `f(k, e)` for each value k in [0, N) and each element e of its `Size[k]`, unrolled as
 /// `each` unrolls (the values of a loop are locals indexed by constants).
 template <std::size_t N, const auto& Size, class F>
@@ -266,8 +320,12 @@ void loop_forward(V* c, const lane_values<V>* xs, const lane_values<V>& out, con
           if (slot >= 0) out.set(C + L * lay::YE + s * Store.count + static_cast<std::size_t>(slot), in[1 + f]);
         });
       in[0] = V(static_cast<T>(i));
-      gather_step_inputs<lay, X, 1 + C>(in, xs, s);
-      evaluate_values<Step>(in, next);
+      if constexpr (reads_inputs_in_place(Step)) {
+        evaluate_reading<Step>(step_reads<lay, V>{in, xs, s}, next);
+      } else {
+        gather_step_inputs<lay, X, 1 + C>(in, xs, s);
+        evaluate_values<Step>(in, next);
+      }
       advance<Masked, C>(in + 1, next, in[0], lo, hi);
       each_element<Y, lay::y_size>([&](auto k, auto e) {
         out.set(C + L * entry<lay::y_at>(k) + s * entry<lay::y_size>(k) + e, next[C + entry<lay::y_at>(k) + e]);
@@ -315,8 +373,12 @@ void loop_backward(const V* c0, const lane_values<V>* xs, const lane_values<V>& 
         });
         if (s + 1 == steps) break;  // the last step's result is not needed (a checkpoint: no step)
         in[0] = V(static_cast<T>(r.first + s));
-        gather_step_inputs<lay, X, 1 + C>(in, xs, u);
-        evaluate_values<Step>(in, next);
+        if constexpr (reads_inputs_in_place(Step)) {
+          evaluate_reading<Step>(step_reads<lay, V>{in, xs, u}, next);  // loop_forward's step
+        } else {
+          gather_step_inputs<lay, X, 1 + C>(in, xs, u);
+          evaluate_values<Step>(in, next);
+        }
         advance<Masked, C>(in + 1, next, in[0], lo, hi);
       }
     }
@@ -332,11 +394,15 @@ void loop_backward(const V* c0, const lane_values<V>* xs, const lane_values<V>& 
         else
           vin[1 + f] = saved[u * Store.count + static_cast<std::size_t>(slot)];
       });
-      gather_step_inputs<lay, X, 1 + C>(vin, xs, u);
-      each_element<Y, lay::y_size>([&](auto k, auto e) {
-        vin[1 + 2 * C + XE + entry<lay::y_at>(k) + e] = ct_ys[k][u * entry<lay::y_size>(k) + e];
-      });
-      evaluate_values<Vjp>(vin, vout);
+      if constexpr (reads_inputs_in_place(Vjp)) {
+        evaluate_reading<Vjp>(vjp_step_reads<lay, V>{vin, xs, ct_ys, u}, vout);
+      } else {
+        gather_step_inputs<lay, X, 1 + C>(vin, xs, u);
+        each_element<Y, lay::y_size>([&](auto k, auto e) {
+          vin[1 + 2 * C + XE + entry<lay::y_at>(k) + e] = ct_ys[k][u * entry<lay::y_size>(k) + e];
+        });
+        evaluate_values<Vjp>(vin, vout);
+      }
       advance<Masked, C>(vin + 1 + C + XE, vout, vin[0], lo, hi);
       each_element<X, lay::x_size>([&](auto k, auto e) {
         out.set(C + L * entry<lay::x_at>(k) + u * entry<lay::x_size>(k) + e, vout[C + entry<lay::x_at>(k) + e]);

@@ -74,7 +74,7 @@ constexpr batch_plan<IR::size, IR::output_leaves> make_batch_plan(const IR& r) {
   // (which reads pre values on every iteration), keeps its register; a sum's accumulator
   // lives in the loop, its total in a post register.
   allocate_registers(
-      r, [&](std::size_t j) { return static_cast<int>(plan.stage_of[j]); },
+      r, [](std::size_t p) { return p; }, [&](std::size_t j) { return static_cast<int>(plan.stage_of[j]); },
       [&](std::size_t j) { return r.nodes[j].op().role != batch_role::size; },
       [&](std::size_t j) {
         if (plan.first_output[j] < 0) return register_need::until_read;

@@ -101,27 +101,30 @@ enum class register_need : unsigned char {
   if_read,     // only if something reads it (an output stored where it is computed)
 };
 
-/// Register slots for the nodes of `r`, one file per (stage, kind), reusing a slot once its
-/// last reader in the same stage has run. A node of n elements takes n consecutive slots
-/// (its slot is the first), reused only by a node of the same size. `stage_of(j)` is node j's
-/// stage; a value read by another stage keeps its slot; `need(j)` says how long node j needs
-/// one (a node that needs one only if read and is never read gets slot -1). Writes
-/// `slot(j, s)`; returns the slot counts through `count(stage, kind_index)`. Straight-line
-/// code has one stage; the batched executor has three (detail/exec/plan.hpp).
-template <class IR, class StageOf, class Reads, class Need, class SetSlot, class Count>
-constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Need need, SetSlot set_slot,
-                                  Count count) {
+/// Register slots for the nodes of `r`, run in the order `order(p)` (the node at position
+/// p), one file per (stage, kind), reusing a slot once its last reader in the same stage has
+/// run. A node of n elements takes n consecutive slots (its slot is the first), reused only
+/// by a node of the same size. `stage_of(j)` is node j's stage; a value read by another
+/// stage keeps its slot; `need(j)` says how long node j needs one (a node that needs one
+/// only if read and is never read gets slot -1). Writes `slot(j, s)`; returns the slot
+/// counts through `count(stage, kind_index)`. Straight-line code has one stage; the batched
+/// executor has three (detail/exec/plan.hpp).
+template <class IR, class Order, class StageOf, class Reads, class Need, class SetSlot, class Count>
+constexpr void allocate_registers(const IR& r, Order order, StageOf stage_of, Reads reads, Need need,
+                                  SetSlot set_slot, Count count) {
   constexpr std::size_t N = IR::size;
-  std::vector<int> last_use(N, 0), slot(N, -1);
+  std::vector<int> last_use(N, 0), slot(N, -1);  // last_use: a position
   std::vector<char> keep(N, 0);
-  for (std::size_t j = 0; j < N; ++j) last_use[j] = static_cast<int>(j);
-  for (std::size_t j = 0; j < N; ++j)
+  for (std::size_t p = 0; p < N; ++p) last_use[order(p)] = static_cast<int>(p);
+  for (std::size_t p = 0; p < N; ++p) {
+    const std::size_t j = order(p);
     if (reads(j))
       for (int i = 0; i < r.nodes[j].arity; ++i) {
         const int a = r.operand(j, i);
-        last_use[a] = static_cast<int>(j);
+        last_use[a] = static_cast<int>(p);
         if (stage_of(static_cast<std::size_t>(a)) != stage_of(j)) keep[a] = 1;
       }
+  }
   for (std::size_t j = 0; j < N; ++j)
     if (need(j) == register_need::until_end) keep[j] = 1;
   // Pools per (stage, kind): stages are small integers, kinds real (0) and mask (1); each
@@ -129,10 +132,12 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Ne
   std::vector<std::pair<int, int>> pool[4][2];
   int next[4][2] = {};
   auto release = [&](int st, int k, int s, int size) { pool[st][k].push_back({s, size}); };
-  for (std::size_t j = 0; j < N; ++j) {
+  for (std::size_t p = 0; p < N; ++p) {
+    const std::size_t j = order(p);
+    const int here = static_cast<int>(p);
     const node& n = r.nodes[j];
     const int st = stage_of(j), k = n.kind == value_kind::boolean ? 1 : 0, size = n.size();
-    if (need(j) == register_need::if_read && last_use[j] == static_cast<int>(j) && !keep[j]) {
+    if (need(j) == register_need::if_read && last_use[j] == here && !keep[j]) {
       set_slot(j, -1);
       continue;
     }
@@ -153,24 +158,70 @@ constexpr void allocate_registers(const IR& r, StageOf stage_of, Reads reads, Ne
     if (!reads(j)) continue;
     for (int i = 0; i < n.arity; ++i) {  // free operands whose last reader is this node (once each)
       const int a = r.operand(j, i);
-      if (keep[a] || last_use[a] != static_cast<int>(j) || stage_of(static_cast<std::size_t>(a)) != st) continue;
+      if (keep[a] || last_use[a] != here || stage_of(static_cast<std::size_t>(a)) != st) continue;
       bool seen = false;
       for (int q = 0; q < i; ++q) seen = seen || r.operand(j, q) == a;
       if (!seen && slot[a] >= 0) release(st, r.nodes[a].kind == value_kind::boolean ? 1 : 0, slot[a], r.nodes[a].size());
     }
-    if (last_use[j] == static_cast<int>(j) && !keep[j]) release(st, k, slot[j], size);  // never read
+    if (last_use[j] == here && !keep[j]) release(st, k, slot[j], size);  // never read
   }
   for (int st = 0; st < 4; ++st)
     for (int k = 0; k < 2; ++k) count(st, k, next[st][k]);
 }
 
-/// Straight-line codegen's registers: one stage.
+/// The order straight-line code runs the nodes of `r` in: the IR's own (topological)
+/// order, but an op that calls out of line (`op_info::calls_out_of_line`) runs right after
+/// the call before it, as soon as its operands are ready. Every vector register is
+/// caller-saved: a value computed between two calls and read after the second is spilled
+/// and reloaded around it, so calls run back to back where they can (sin and cos of one
+/// angle). The first call keeps its place: moving it up would only trade the values live
+/// across it for others. `order[p]` is the node at position p.
+template <class IR>
+constexpr std::array<int, IR::size> straight_line_order(const IR& r) {
+  constexpr std::size_t N = IR::size;
+  std::array<int, N> order{};
+  std::vector<int> calls;  // in the IR's order
+  for (std::size_t j = 0; j < N; ++j) {
+    order[j] = static_cast<int>(j);
+    if (r.nodes[j].op().calls_out_of_line) calls.push_back(static_cast<int>(j));
+  }
+  if (calls.size() < 2) return order;
+  std::vector<char> done(N, 0);
+  std::size_t p = 0, next_call = 0;  // calls[next_call] is the first not yet run
+  auto run = [&](std::size_t j) {
+    order[p++] = static_cast<int>(j);
+    done[j] = 1;
+  };
+  auto ready = [&](std::size_t j) {
+    for (int i = 0; i < r.nodes[j].arity; ++i)
+      if (!done[static_cast<std::size_t>(r.operand(j, i))]) return false;
+    return true;
+  };
+  // After a call, the calls after it whose operands are ready.
+  auto run_following_calls = [&] {
+    while (next_call < calls.size() && ready(static_cast<std::size_t>(calls[next_call])))
+      run(static_cast<std::size_t>(calls[next_call++]));
+  };
+  for (std::size_t j = 0; j < N; ++j) {
+    if (done[j]) continue;
+    const bool call = next_call < calls.size() && calls[next_call] == static_cast<int>(j);
+    run(j);
+    if (call) ++next_call;
+    // A node that completes a waiting call's operands releases it (once a call has run).
+    if (next_call > 0) run_following_calls();
+  }
+  return order;
+}
+
+/// Straight-line codegen's registers: one stage, in `straight_line_order`.
 template <class IR>
 constexpr void allocate_slots(IR& r) {
   std::vector<char> output(IR::size, 0);
   for (int o : r.outputs) output[static_cast<std::size_t>(o)] = 1;
+  const std::array<int, IR::size> order = straight_line_order(r);
   allocate_registers(
-      r, [](std::size_t) { return 0; }, [](std::size_t) { return true; },
+      r, [&](std::size_t p) { return static_cast<std::size_t>(order[p]); }, [](std::size_t) { return 0; },
+      [](std::size_t) { return true; },
       [&](std::size_t j) { return output[j] ? register_need::until_end : register_need::until_read; },
       [&](std::size_t j, int s) { r.nodes[j].slot = s; },
       [&](int st, int k, int c) {

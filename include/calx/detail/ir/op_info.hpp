@@ -89,6 +89,10 @@ struct op_info {
   bool zero_preserving = false;         // f(0, ..., 0) == 0: symbolic zeros pass through
   unsigned linear_in = 0;               // bit i: linear in operand i while the others are fixed
   bool jointly_linear = false;          // linear in all of `linear_in` at once (add, not mul)
+  /// Whether its SIMD kernel calls a function the compiler keeps out of line (xsimd's
+  /// range reduction for sin, cos, tan): straight-line code runs it as soon as its operands
+  /// are ready, so that few values live across the call (`straight_line_order`).
+  bool calls_out_of_line = false;
   tensor_op tensor = tensor_op::none;
   /// Whether the operands broadcast to one shape (NumPy's rule), as an elementwise op's do;
   /// a loop's do not (its per-step inputs are tensors, its carries scalars).

@@ -168,6 +168,7 @@ constexpr op_info make_op_info() {
   if constexpr (requires { traits::zero_preserving; }) i.zero_preserving = traits::zero_preserving;
   if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;
   if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;
+  if constexpr (requires { traits::calls_out_of_line; }) i.calls_out_of_line = traits::calls_out_of_line;
   if constexpr (requires(graph& g, int* in) { traits::simplify(g, in); }) i.simplify = &simplify_thunk<Op>;
   if constexpr (requires { &traits::parameters; }) i.parameters = &traits::parameters;
   if constexpr (requires { traits::outputs; }) {
