@@ -52,7 +52,6 @@ struct input_values {
 /// (`reads_inputs_in_place`).
 template <class Read>
 struct input_reads {
-  static constexpr bool flat = true;
   static constexpr bool by_value = true;
   Read read;
 };
