@@ -14,6 +14,7 @@ packages=(
   libbenchmark-dev # Google Benchmark: bench/ (optional for a build, installed for CI)
   clang-14         # the second compiler CI builds the tests with
   pkgconf          # pkg-config: the install test checks calx.pc with it
+  python3          # tests/fuzz/generate.py writes the fuzzer's programs (the fuzz tests)
   git
 )
 

@@ -146,7 +146,8 @@ TEMPLATE_TEST_CASE("scan: values and every derivative equal the unrolled loop's"
     check_close("vjp damping", std::get<1>(ct), T(3) * std::get<1>(gu), 32);
     check_close("jacfwd x0", calx::jacfwd(scanned)(x0, d, f), std::get<0>(gu), 32);
     check_close("jacrev x0", calx::jacrev(scanned)(x0, d, f), std::get<0>(gu), 32);
-    const auto h = calx::hessian(scanned, calx::argnums<0, 1>)(x0, d, f)[0];  // [0]: the rank-0 output
+    // The output is a rank-0 tensor: the hessian is ((h00, h01), (h10, h11)) of rank-0 tensors, as JAX.
+    const auto h = calx::hessian(scanned, calx::argnums<0, 1>)(x0, d, f);
     const auto hu = calx::hessian(unrolled, calx::argnums<0, 1>)(x0, d, a);
     check_close("hessian x0 x0", std::get<0>(std::get<0>(h)), std::get<0>(std::get<0>(hu)), 32);
     check_close("hessian x0 d", std::get<1>(std::get<0>(h)), std::get<1>(std::get<0>(hu)), 32);

@@ -14,6 +14,7 @@
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
 #include <calx/math.hpp>
+#include <calx/tensor_type.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -32,28 +33,30 @@ struct cond_fn {
   template <class P, class F, class G, class... X>
     requires(std::same_as<P, bool_tracer>)
   constexpr auto operator()(const P& pred, const F&, const G&, const X&... x) const {
-    constexpr bool stateless = detail::stateless_v<F> && detail::stateless_v<G>;
-    static_assert(stateless, CALX_MSG_COND_STATELESS);
-    constexpr bool operands = (!detail::has_batch_v<X> && ...);
-    static_assert(!stateless || operands, CALX_MSG_COND_OPERANDS);
-    if constexpr (stateless && operands) {
-      using SF = detail::trace_source<F, detail::rebind_t<X, tracer>...>;
-      using SG = detail::trace_source<G, detail::rebind_t<X, tracer>...>;
-      using TF = detail::rebind_t<typename SF::output_tree, tracer>;
-      using TG = detail::rebind_t<typename SG::output_tree, tracer>;
-      constexpr bool same = std::is_same_v<TF, TG>;
-      static_assert(same, CALX_MSG_COND_RESULTS);
-      if constexpr (same) {
-        using Op = detail::branch_op<detail::type_list<SF, SG>>;
-        detail::graph& g = *pred.graph;
-        std::vector<int> in{tracer(calx::where(pred, 1.0, 0.0)).id};
-        for (int id : detail::value_ids(&g, x...)) in.push_back(id);
-        return detail::record_results<Op, TF>(g, in.data());
-      } else {
-        return detail::invalid_program{};
+    return traced_cond<F, G>(*pred.graph, tracer(calx::where(pred, 1.0, 0.0)).id, x...);
+  }
+
+  /// A rank-0 tensor of bool (a comparison of reductions, `calx::sum(t) > 0.0`), as
+  /// `lax.cond` takes a 0-d array: traced, one `cond` node; of numbers, the branch it names.
+  /// Which it is, only the value tells where the operands are tensors (or traced scalars),
+  /// whose types are the same traced or not; with plain numbers as operands it must be a
+  /// number.
+  template <class P, class F, class G, class... X>
+    requires(std::same_as<P, tensor<bool>>)  // deduced, not converted to: a bool is the overload below
+  constexpr auto operator()(const P& pred, const F& true_fn, const G& false_fn, const X&... x) const {
+    constexpr bool self_traced = (std::is_same_v<detail::rebind_t<X, tracer>, std::remove_cvref_t<X>> && ...);
+    constexpr bool any_tracer = (detail::any_leaf_v<X, detail::is_tracer> || ...);
+    if constexpr (sizeof...(X) > 0 && self_traced) {
+      if (std::is_constant_evaluated() && pred.is_traced()) {  // traced values exist while tracing only
+        const tracer p = tree_node<tensor<double>>::traced(calx::where(pred, 1.0, 0.0));
+        return traced_cond<F, G>(*p.graph, p.id, x...);
       }
+      return (*this)(static_cast<bool>(pred), true_fn, false_fn, x...);
+    } else if constexpr (any_tracer) {
+      const tracer p = tree_node<tensor<double>>::traced(calx::where(pred, 1.0, 0.0));
+      return traced_cond<F, G>(*p.graph, p.id, x...);
     } else {
-      return detail::invalid_program{};
+      return (*this)(static_cast<bool>(pred), true_fn, false_fn, x...);  // a traced one is reported there
     }
   }
 
@@ -68,6 +71,33 @@ struct cond_fn {
       return pred ? true_fn(x...) : false_fn(x...);
     else
       return detail::invalid_program{};
+  }
+ private:
+  /// The `cond` node on the predicate's node `pred` (1 or 0) of `g`.
+  template <class F, class G, class... X>
+  static constexpr auto traced_cond(detail::graph& g, int pred, const X&... x) {
+    constexpr bool stateless = detail::stateless_v<F> && detail::stateless_v<G>;
+    static_assert(stateless, CALX_MSG_COND_STATELESS);
+    constexpr bool operands = (!detail::has_batch_v<X> && ...);
+    static_assert(!stateless || operands, CALX_MSG_COND_OPERANDS);
+    if constexpr (stateless && operands) {
+      using SF = detail::trace_source<F, detail::rebind_t<X, tracer>...>;
+      using SG = detail::trace_source<G, detail::rebind_t<X, tracer>...>;
+      using TF = detail::rebind_t<typename SF::output_tree, tracer>;
+      using TG = detail::rebind_t<typename SG::output_tree, tracer>;
+      constexpr bool same = std::is_same_v<TF, TG>;
+      static_assert(same, CALX_MSG_COND_RESULTS);
+      if constexpr (same) {
+        using Op = detail::branch_op<detail::type_list<SF, SG>>;
+        std::vector<int> in{pred};
+        for (int id : detail::value_ids(&g, x...)) in.push_back(id);
+        return detail::record_results<Op, TF>(g, in.data());
+      } else {
+        return detail::invalid_program{};
+      }
+    } else {
+      return detail::invalid_program{};
+    }
   }
 };
 /// `calx::cond(pred, true_fn, false_fn, operands...)`: see cond_fn.

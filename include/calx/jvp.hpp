@@ -8,6 +8,7 @@
 #include <calx/config.hpp>
 #include <calx/detail/call/batched_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/returned.hpp>
 
 #include <tuple>
 #include <type_traits>
@@ -90,6 +91,15 @@ struct jvp_fn {
             return std::tuple{std::move(out.first), std::move(tan.first), std::move(out.second)};
           else
             return std::pair{std::move(out), std::move(tan)};
+        } else if constexpr (!Aux) {  // numbers: (value, tangent) written where the caller keeps them
+          using Out = rebind_t<typename C::output_tree, L>;
+          return returned<std::pair<Out, Out>>([&](std::pair<Out, Out>& r) {
+            std::apply(
+                [&](const A&... x) {
+                  run_into<Source>(arguments_in_place<L>(x..., t...), results_in_place<L>(r.first, r.second));
+                },
+                primals);
+          });
         } else {  // numbers, read and written in place (the tangents of auxiliary data unused)
           rebind_t<typename C::output_tree, L> value{}, tangent{};
           std::apply(

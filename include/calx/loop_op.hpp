@@ -225,10 +225,63 @@ constexpr bool any_nonzero(const int* ids, std::size_t count) {
   return false;
 }
 
+/// Where the operands and results of calx's loop ops sit, by group, for N carries, X
+/// per-step inputs and Y per-step outputs: the one place their rules and kernels read
+/// offsets from (member k of a group at `group + k`). `Kept`: a primal loop that keeps its
+/// carries (one more result), a reverse loop that reads them (one more operand).
+///
+///   loop_op      operands (lower, upper, c[N], x[X])                          results (c[N], y[Y], [kept])
+///   loop_vjp_op  operands (lower, upper, c[N], x[X], [kept], ct_c[N], ct_y[Y])  results (ct_c[N], ct_x[X])
+///   while_op     operands (c[N])                                              results (c[N])
+///
+/// A derivative loop is a loop of a step with each group doubled, primals then tangents:
+/// the forward-mode loop has results (c, dc, y, dy), the forward mode of a reverse loop
+/// (ct_c, ct_dc, ct_x, ct_dx): `tangent_of_c`, `tangent_of_y` and `of_x` name where the
+/// results that the rules read sit there.
+template <std::size_t N, std::size_t X = 0, std::size_t Y = 0, bool Kept = false>
+struct loop_slots {
+  static constexpr std::size_t carries = N, inputs = X, outputs_per_step = Y;
+  // loop_op's operands; loop_vjp_op's begin the same.
+  static constexpr std::size_t lower = 0, upper = 1, c = 2, x = c + N, arity = x + X;
+  // loop_vjp_op's after them.
+  static constexpr std::size_t kept = arity, ct_c = kept + (Kept ? 1 : 0), ct_y = ct_c + N, vjp_arity = ct_y + Y;
+  // loop_op's results, and loop_vjp_op's.
+  static constexpr std::size_t out_c = 0, out_y = N, out_kept = N + Y, outputs = N + Y + (Kept ? 1 : 0);
+  static constexpr std::size_t out_ct_c = 0, out_ct_x = N, vjp_outputs = N + X;
+  // Where a doubled loop's results hold what a rule of this one reads.
+  static constexpr std::size_t tangent_of_c = N, tangent_of_y = 2 * N + Y;  // forward-mode loop
+  static constexpr std::size_t ct_of_c = 0, ct_of_x = 2 * N;                // forward mode of a reverse loop
+};
+
+/// Appends the operands of a doubled group to `in`: `count` primals from `p`, then their
+/// tangents (or other partners) from `t`, a symbolic zero as zeros of its primal's shape.
+constexpr void add_pairs(operand_list& in, graph& g, const int* p, const int* t, std::size_t count) {
+  in.add(g, p, p, count);
+  in.add(g, t, p, count);
+}
+
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L>
 using jvp_loop_t = loop_op<jvp_step_source<S, N, X, Y>, 2 * N, 2 * X, 2 * Y, L>;
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L>
 using jvp_vjp_loop_t = loop_vjp_op<jvp_step_source<S, N, X, Y>, 2 * N, 2 * X, 2 * Y, L>;
+
+/// Records the forward-mode loop of step `S` at the bounds, carries and inputs of operands
+/// `x` (a loop op's or a reverse loop's: they begin alike) along tangents `dc` and `dx`, and
+/// writes the tangents of its N carries to `out_c`, of its Y outputs to `out_y`.
+template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L>
+constexpr void record_jvp_loop(graph& g, const int* x, const int* dc, const int* dx, int* out_c, int* out_y) {
+  using at = loop_slots<N, X, Y>;
+  using twice = loop_slots<2 * N, 2 * X, 2 * Y>;
+  operand_list in(static_cast<int>(twice::arity));
+  in.add(x[at::lower]);
+  in.add(x[at::upper]);
+  add_pairs(in, g, x + at::c, dc, N);
+  add_pairs(in, g, x + at::x, dx, X);
+  int res[twice::outputs] = {};
+  record_loop<jvp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, twice::outputs);
+  for (std::size_t k = 0; k < N; ++k) out_c[k] = res[at::tangent_of_c + k];
+  for (std::size_t k = 0; k < Y; ++k) out_y[k] = res[at::tangent_of_y + k];
+}
 
 /// The derivative rules of `loop_op`, up to order 2 (see `step_order_v`). Operands: 0 and
 /// 1 the bounds (integers: no tangent, no cotangent), then carries c, inputs x; results:
@@ -239,24 +292,16 @@ template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, b
 struct loop_rules {};
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
 struct loop_rules<S, N, X, Y, L, Keep, true> {
+  using at = loop_slots<N, X, Y, Keep>;
+
   /// Tangents of the results: the loop over (c, dc) and (x, dx) under the body's jvp.
   static constexpr void jvp_ids(graph& g, const int*, const int* x, const int* t, int* out) {
-    if constexpr (Keep) out[N + Y] = -1;
-    if (!any_nonzero(t + 2, N + X)) {
+    if constexpr (Keep) out[at::out_kept] = -1;
+    if (!any_nonzero(t + at::c, N + X)) {
       for (std::size_t k = 0; k < N + Y; ++k) out[k] = -1;
       return;
     }
-    operand_list in(static_cast<int>(2 + 2 * (N + X)));
-    in.add(x[0]);
-    in.add(x[1]);
-    in.add(g, x + 2, x + 2, N);
-    in.add(g, t + 2, x + 2, N);
-    in.add(g, x + 2 + N, x + 2 + N, X);
-    in.add(g, t + 2 + N, x + 2 + N, X);
-    int res[2 * (N + Y)] = {};
-    record_loop<jvp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + Y));
-    for (std::size_t k = 0; k < N; ++k) out[k] = res[N + k];
-    for (std::size_t k = 0; k < Y; ++k) out[N + k] = res[2 * N + Y + k];
+    record_jvp_loop<S, N, X, Y, L>(g, x, t + at::c, t + at::x, out + at::out_c, out + at::out_y);
   }
 
   /// Cotangents of the carries and the inputs: the reverse loop. With a length known to the
@@ -264,29 +309,30 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
   /// every step, and the reverse loop reads them: the forward pass runs once, as JAX's
   /// partial evaluation of scan arranges (the node's other results are the same values).
   static constexpr void vjp_ids(graph& g, const int* ct, const int* y, const int* x, int* out) {
-    out[0] = out[1] = -1;
+    out[at::lower] = out[at::upper] = -1;
     if (!any_nonzero(ct, N + Y)) {
-      for (std::size_t k = 0; k < N + X; ++k) out[2 + k] = -1;
+      for (std::size_t k = 0; k < N + X; ++k) out[at::c + k] = -1;
       return;
     }
-    if (!g.is_constant(x[0]) || !g.is_constant(x[1]))  // JAX's rule: a reverse loop stores every step's carry
+    if (!g.is_constant(x[at::lower]) || !g.is_constant(x[at::upper]))  // JAX's rule: a reverse loop stores every step's carry
       trace_error("calx::fori_loop: reverse mode needs a trip count known at compile time; this one is "
                   "traced: make lower and upper plain integers (reverse mode stores the carries of every step)");
     constexpr bool kept = L > 0;
-    operand_list in(static_cast<int>(2 + 2 * N + X + Y + (kept ? 1 : 0)));
-    in.add(x[0]);
-    in.add(x[1]);
-    in.add(g, x + 2, x + 2, N + X);
+    using rev = loop_slots<N, X, Y, kept>;
+    operand_list in(static_cast<int>(rev::vjp_arity));
+    in.add(x[at::lower]);
+    in.add(x[at::upper]);
+    in.add(g, x + at::c, x + at::c, N + X);
     if constexpr (kept) {
       const int loop = g.operand(y[0], 0);  // y are the gets of the primal tuple node
       if constexpr (!Keep) {
         g.nodes[loop].op = ref_of<loop_op<S, N, X, Y, L, true>>();
-        g.nodes[loop].value = g.nodes[loop].op().result_offset(static_cast<int>(N + Y + 1));
+        g.nodes[loop].value = g.nodes[loop].op().result_offset(static_cast<int>(loop_slots<N, X, Y, true>::outputs));
       }
       in.add(loop);  // the tuple itself: its kernel reads the kept carries in place, no copy
     }
-    in.add(g, ct, y, N + Y);
-    record_loop<loop_vjp_op<S, N, X, Y, L, kept>>(g, in.ids.data(), out + 2, N + X);
+    in.add(g, ct, y, N + Y);  // ct_c then ct_y, each shaped like its result
+    record_loop<loop_vjp_op<S, N, X, Y, L, kept>>(g, in.ids.data(), out + at::c, rev::vjp_outputs);
   }
 };
 
@@ -300,58 +346,44 @@ template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, b
 struct loop_vjp_rules {};
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
 struct loop_vjp_rules<S, N, X, Y, L, FromKept, true> {
-  // Operands: bounds, c (N), x (X), [kept], ct_c (N), ct_y (Y); results: ct of c, of x.
-  static constexpr std::size_t c_at = 2, x_at = 2 + N, ct_at = 2 + N + X + (FromKept ? 1 : 0), cty_at = ct_at + N;
+  using at = loop_slots<N, X, Y, FromKept>;
+  using twice = loop_slots<2 * N, 2 * X, 2 * Y>;
 
   /// The reverse loop of the jvp loop, at (u, du) on cotangents (dct, ct): writes the
-  /// u-part of its results (N then X ids) to `out`.
+  /// u-part of its results (N then X ids) to `out`. Its operands: (c, dc), (x, dx),
+  /// (dct_c, ct_c), (dct_y, ct_y), each pair shaped like its primal.
   static constexpr void second_order(graph& g, const int* x, const int* du, const int* dct, int* out) {
-    operand_list in(static_cast<int>(2 + 4 * N + 2 * X + 2 * Y));
-    in.add(x[0]);
-    in.add(x[1]);
-    in.add(g, x + c_at, x + c_at, N);      // c
-    in.add(g, du, x + c_at, N);            // dc
-    in.add(g, x + x_at, x + x_at, X);      // x
-    in.add(g, du + N, x + x_at, X);        // dx
-    in.add(g, dct, x + ct_at, N);          // dct_c
-    in.add(g, x + ct_at, x + ct_at, N);    // ct_c
-    in.add(g, dct + N, x + cty_at, Y);     // dct_y
-    in.add(g, x + cty_at, x + cty_at, Y);  // ct_y
-    int res[2 * (N + X)] = {};
-    record_loop<jvp_vjp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + X));
-    for (std::size_t k = 0; k < N; ++k) out[k] = res[k];
-    for (std::size_t k = 0; k < X; ++k) out[N + k] = res[2 * N + k];
+    operand_list in(static_cast<int>(twice::vjp_arity));
+    in.add(x[at::lower]);
+    in.add(x[at::upper]);
+    add_pairs(in, g, x + at::c, du, N);
+    add_pairs(in, g, x + at::x, du + N, X);
+    in.add(g, dct, x + at::ct_c, N);
+    in.add(g, x + at::ct_c, x + at::ct_c, N);
+    in.add(g, dct + N, x + at::ct_y, Y);
+    in.add(g, x + at::ct_y, x + at::ct_y, Y);
+    int res[twice::vjp_outputs] = {};
+    record_loop<jvp_vjp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, twice::vjp_outputs);
+    for (std::size_t k = 0; k < N; ++k) out[at::out_ct_c + k] = res[at::ct_of_c + k];
+    for (std::size_t k = 0; k < X; ++k) out[at::out_ct_x + k] = res[at::ct_of_x + k];
   }
 
   static constexpr void jvp_ids(graph& g, const int*, const int* x, const int* t, int* out) {
-    if (!any_nonzero(t + c_at, N + X) && !any_nonzero(t + ct_at, N + Y)) {
+    if (!any_nonzero(t + at::c, N + X) && !any_nonzero(t + at::ct_c, N + Y)) {
       for (std::size_t k = 0; k < N + X; ++k) out[k] = -1;
       return;
     }
-    int du[N + X], dct[N + Y];
-    for (std::size_t k = 0; k < N + X; ++k) du[k] = t[c_at + k];
-    for (std::size_t k = 0; k < N + Y; ++k) dct[k] = t[ct_at + k];
-    second_order(g, x, du, dct, out);
+    // (c, x) and (ct_c, ct_y) are contiguous groups of operands: their tangents are too.
+    second_order(g, x, t + at::c, t + at::ct_c, out);
   }
 
   static constexpr void vjp_ids(graph& g, const int* w, const int*, const int* x, int* out) {
-    for (std::size_t k = 0; k < 2 * N + X + Y + (FromKept ? 1 : 0); ++k) out[2 + k] = -1;
-    out[0] = out[1] = -1;
+    for (std::size_t k = 0; k < at::vjp_arity; ++k) out[k] = -1;
     if (!any_nonzero(w, N + X)) return;
     int zeros[N + Y];
     for (std::size_t k = 0; k < N + Y; ++k) zeros[k] = -1;
-    second_order(g, x, w, zeros, out + 2);
-    operand_list in(static_cast<int>(2 + 2 * (N + X)));
-    in.add(x[0]);
-    in.add(x[1]);
-    in.add(g, x + c_at, x + c_at, N);
-    in.add(g, w, x + c_at, N);
-    in.add(g, x + x_at, x + x_at, X);
-    in.add(g, w + N, x + x_at, X);
-    int res[2 * (N + Y)] = {};
-    record_loop<jvp_loop_t<S, N, X, Y, L>>(g, in.ids.data(), res, 2 * (N + Y));
-    for (std::size_t k = 0; k < N; ++k) out[ct_at + k] = res[N + k];
-    for (std::size_t k = 0; k < Y; ++k) out[cty_at + k] = res[2 * N + Y + k];
+    second_order(g, x, w, zeros, out + at::c);
+    record_jvp_loop<S, N, X, Y, L>(g, x, w + at::out_ct_c, w + at::out_ct_x, out + at::ct_c, out + at::ct_y);
   }
 };
 
@@ -413,33 +445,35 @@ constexpr shape loop_vjp_result_dims(int k) {
 /// nested): the loop runs on numbers, and on SIMD lanes under vmap.
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
 struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N, X, Y, L, Keep> {
+  using at = detail::loop_slots<N, X, Y, Keep>;
   static constexpr const char* name = X + Y == 0 ? "fori_loop" : "scan";
-  static constexpr int arity = static_cast<int>(2 + N + X);
-  static constexpr int outputs = static_cast<int>(N + Y + (Keep ? 1 : 0));
+  static constexpr int arity = static_cast<int>(at::arity);
+  static constexpr int outputs = static_cast<int>(at::outputs);
   static constexpr bool broadcasts = false;
   using source = S;
   using store = detail::stored_carries_t<Keep, S, N, X, Y>;
   static constexpr auto result_dims = &detail::loop_result_dims<S, N, X, Y, L, Keep>;
 
-  // Operands: bounds, c (N), xs (X tensors); results: c (N), ys (Y tensors), [kept].
-  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, 2 + N + X>& in,
+  // Operands and results: see loop_slots. A result's elements: those of the carries
+  // (the flat layout `loop_layout`), then the stacked per-step outputs, then the kept carries.
+  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, at::arity>& in,
                                             const detail::lane_values<V>& out) {
     constexpr const auto& step = detail::program_for_v<source, V>;
     using lay = detail::loop_layout<step, N, X, Y>;
     V c[lay::C];
-    detail::gather_carries<lay, N, 0>(c, in.data() + 2);
-    const V lo = in[0][0], hi = in[1][0];
-    detail::loop_forward<step, N, X, Y, L, Keep, store::value>(c, in.data() + 2 + N, out, detail::trip_range_of(lo, hi),
+    detail::gather_carries<lay, N, 0>(c, in.data() + at::c);
+    const V lo = detail::trip_bound(in[at::lower][0]), hi = detail::trip_bound(in[at::upper][0]);
+    detail::loop_forward<step, N, X, Y, L, Keep, store::value>(c, in.data() + at::x, out, detail::trip_range_of(lo, hi),
                                                                lo, hi);
     detail::each<lay::C>([&](std::size_t f) { out.set(f, c[f]); });
   };
   template <class T>
   static void results(const T* const* in, T* out) {
-    detail::run_results<T, 2 + N + X>(kernel, in, out);
+    detail::run_results<T, at::arity>(kernel, in, out);
   }
   template <class T>
   static void results_lanes(const T* const* in, const bool* batched, T* out, int lanes) {
-    detail::run_results_lanes<T, 2 + N + X>(kernel, in, batched, out, lanes);
+    detail::run_results_lanes<T, at::arity>(kernel, in, batched, out, lanes);
   }
 
   static const char* parameters(bool single) {
@@ -453,39 +487,38 @@ struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N
 /// over the kept carries, or over those of a forward pass of its own.
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
 struct op_traits<detail::loop_vjp_op<S, N, X, Y, L, FromKept>> : detail::loop_vjp_rules<S, N, X, Y, L, FromKept> {
+  using at = detail::loop_slots<N, X, Y, FromKept>;
   static constexpr const char* name = X + Y == 0 ? "fori_loop_vjp" : "scan_vjp";
-  static constexpr std::size_t kept = FromKept ? 1 : 0;
-  static constexpr int arity = static_cast<int>(2 + 2 * N + X + Y + kept);
-  static constexpr int outputs = static_cast<int>(N + X);
+  static constexpr int arity = static_cast<int>(at::vjp_arity);
+  static constexpr int outputs = static_cast<int>(at::vjp_outputs);
   static constexpr bool broadcasts = false;
   static constexpr auto result_dims = &detail::loop_vjp_result_dims<S, N, L>;
   using source = S;
   using vjp_source = detail::vjp_step_source<S, N, X, Y>;
 
-  // Operands: bounds, c (N), xs (X), [the primal tuple], ct_c (N), ct_ys (Y); results:
-  // ct_c, ct_xs.
-  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, 2 + 2 * N + X + Y + kept>& in,
+  // Operands and results: see loop_slots. The primal tuple's kept carries follow its
+  // carries and stacked outputs (see op_traits<loop_op>).
+  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, at::vjp_arity>& in,
                                             const detail::lane_values<V>& out) {
-    constexpr std::size_t ct_at = 2 + N + X + kept;
     constexpr const auto& step = detail::program_for_v<source, V>;
     using lay = detail::loop_layout<step, N, X, Y>;
     V c0[lay::C], ct[lay::C];
-    detail::gather_carries<lay, N, 0>(c0, in.data() + 2);
-    detail::gather_carries<lay, N, 0>(ct, in.data() + ct_at);
-    const V lo = in[0][0], hi = in[1][0];
+    detail::gather_carries<lay, N, 0>(c0, in.data() + at::c);
+    detail::gather_carries<lay, N, 0>(ct, in.data() + at::ct_c);
+    const V lo = detail::trip_bound(in[at::lower][0]), hi = detail::trip_bound(in[at::upper][0]);
     detail::loop_backward<step, detail::program_for_v<vjp_source, V>, N, X, Y, L, FromKept,
                           detail::stored_carries<S, N, X, Y>::value>(
-        c0, in.data() + 2 + N, in[2 + N + X].from(lay::C + L * lay::YE), ct, in.data() + ct_at + N, out,
+        c0, in.data() + at::x, in[at::kept].from(lay::C + L * lay::YE), ct, in.data() + at::ct_y, out,
         detail::trip_range_of(lo, hi), lo, hi);
     detail::each<lay::C>([&](std::size_t f) { out.set(f, ct[f]); });
   };
   template <class T>
   static void results(const T* const* in, T* out) {
-    detail::run_results<T, 2 + 2 * N + X + Y + kept>(kernel, in, out);
+    detail::run_results<T, at::vjp_arity>(kernel, in, out);
   }
   template <class T>
   static void results_lanes(const T* const* in, const bool* batched, T* out, int lanes) {
-    detail::run_results_lanes<T, 2 + 2 * N + X + Y + kept>(kernel, in, batched, out, lanes);
+    detail::run_results_lanes<T, at::vjp_arity>(kernel, in, batched, out, lanes);
   }
 
   static const char* parameters(bool single) {

@@ -9,6 +9,7 @@
 #include <calx/detail/call/batched_call.hpp>
 #include <calx/detail/call/run.hpp>
 #include <calx/detail/call/trace_source.hpp>
+#include <calx/detail/returned.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -46,9 +47,9 @@ struct program {
       using Result = typename detail::split_result<Source, output_tree, L>::type;
       return detail::batched_call<Source, output_tree, Result, L>("calx::program", a...);
     } else {  // numbers: read and written in place
-      detail::rebind_t<output_tree, L> out{};
-      detail::run_into<Source>(detail::arguments_in_place<L>(a...), detail::results_in_place<L>(out));
-      return out;
+      return detail::returned<detail::rebind_t<output_tree, L>>([&](auto& out) {
+        detail::run_into<Source>(detail::arguments_in_place<L>(a...), detail::results_in_place<L>(out));
+      });
     }
   }
 };

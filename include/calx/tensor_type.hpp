@@ -12,6 +12,7 @@
 #include <calx/config.hpp>
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/returned.hpp>
 #include <calx/math.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
@@ -216,11 +217,11 @@ constexpr auto tensor_apply(const A&... a) {
   } else if constexpr ((traced<A> || ...)) {  // beside a traced scalar: always recorded
     if (g == nullptr) trace_error("calx internal: a traced scalar without a trace");
   } else if (g == nullptr) {
-    R r{};
-    auto* out = tensor_access::elements(r);
-    for (int e = 0; e < s.size(); ++e)
-      out[e] = apply<Op>(static_cast<kernel_operand_t<T, A>>(tensor_access::element(a, broadcast_source_index(dims_v<A>, s, e)))...);
-    return r;
+    return returned<R>([&](R& r) {
+      auto* out = tensor_access::elements(r);
+      for (int e = 0; e < s.size(); ++e)
+        out[e] = apply<Op>(static_cast<kernel_operand_t<T, A>>(tensor_access::element(a, broadcast_source_index(dims_v<A>, s, e)))...);
+    });
   }
   int in[sizeof...(A)] = {tensor_access::id_in(*g, a)...};
   return tensor_access::make_traced<R>(g, emit_op(*g, ref_of<Op>(), in));
@@ -230,9 +231,7 @@ constexpr auto tensor_apply(const A&... a) {
 template <class R, class Record, class Compute, class... A>
 constexpr R tensor_op_call(Record record, Compute compute, const A&... a) {
   if (graph* g = tensor_graph(a...)) return tensor_access::make_traced<R>(g, record(*g, tensor_access::id_in(*g, a)...));
-  R r{};
-  compute(tensor_access::elements(r), tensor_access::elements(const_cast<A&>(a))...);
-  return r;
+  return returned<R>([&](R& r) { compute(tensor_access::elements(r), tensor_access::elements(const_cast<A&>(a))...); });
 }
 
 /// `x`'s elements, row major, as a tensor of type `R` (of the same size): a reshape node.
@@ -296,9 +295,16 @@ class tensor {
     return element_at(flat_index(i...));
   }
 
-  /// Flat element k (row major): the tree library's view of a tensor of numbers.
-  constexpr T& operator[](std::size_t k) { return storage_.elems[k]; }
-  constexpr const T& operator[](std::size_t k) const { return storage_.elems[k]; }
+  /// Flat element k (row major): the tree library's view of a tensor of numbers. A traced
+  /// tensor has no numbers: reading one while tracing is reported.
+  constexpr T& operator[](std::size_t k) {
+    if (std::is_constant_evaluated() && graph_ != nullptr) report_flat_index();
+    return storage_.elems[k];
+  }
+  constexpr const T& operator[](std::size_t k) const {
+    if (std::is_constant_evaluated() && graph_ != nullptr) report_flat_index();
+    return storage_.elems[k];
+  }
   constexpr T* data() { return storage_.elems; }
   constexpr const T* data() const { return storage_.elems; }
 
@@ -312,6 +318,14 @@ class tensor {
 
   /// Whether this tensor stands for a node of a trace (inside a function calx traces).
   constexpr bool is_traced() const { return graph_ != nullptr; }
+
+ private:
+  static constexpr void report_flat_index() {
+    // One line: the compiler quotes the line of the call, which is the message.
+    detail::trace_error("calx: t[k] on a traced tensor, which has no numbers: read elements with t(i, ...), rows with calx::take<i>(t)");
+  }
+
+ public:
 
   constexpr tensor<T> element_at(std::size_t k) const {
     if (graph_ != nullptr)
@@ -352,32 +366,54 @@ class tensor_element : public tensor<T> {
   constexpr tensor_element(tensor<T, D...>& t, std::size_t k)
       : tensor<T>(t.element_at(k)), target_(t.is_traced() ? nullptr : &t[k]) {}
   constexpr tensor_element& operator=(T v) {
-    if (target_ == nullptr) detail::trace_error("calx: an element of a traced tensor written (tensors are values: build a new one)");
-    *target_ = v;
+    target() = v;
     return *this;
   }
   constexpr tensor_element(const tensor_element&) = default;  // the same element
   constexpr tensor_element& operator=(const tensor_element& o) { return *this = static_cast<T>(o); }
-  constexpr tensor_element& operator+=(T v) { return *this = *target_ + v; }
-  constexpr tensor_element& operator-=(T v) { return *this = *target_ - v; }
-  constexpr tensor_element& operator*=(T v) { return *this = *target_ * v; }
-  constexpr tensor_element& operator/=(T v) { return *this = *target_ / v; }
+  constexpr tensor_element& operator+=(T v) { return *this = target() + v; }
+  constexpr tensor_element& operator-=(T v) { return *this = target() - v; }
+  constexpr tensor_element& operator*=(T v) { return *this = target() * v; }
+  constexpr tensor_element& operator/=(T v) { return *this = target() / v; }
 
  private:
+  /// The element's number; a traced tensor has none (every write reports it, while tracing).
+  constexpr T& target() const {
+    if (target_ == nullptr) detail::trace_error("calx: an element of a traced tensor written (tensors are values: build a new one)");
+    return *target_;
+  }
   T* target_;
 };
 
 namespace detail {
 /// What a tensor of shape D... becomes when each element becomes a `U`: a tensor of `U`
 /// numbers; a tensor of shape D..., E... for a tensor `U` of shape E... (a Jacobian's layout,
-/// JAX's: the output's axes, then the input's); an array for anything else.
-template <class U, std::size_t... D>
+/// JAX's: the output's axes, then the input's); for a structure `U` (the derivative with
+/// respect to several arguments, or to a struct), that structure with each of its leaves so
+/// extended, as JAX's jacobian of an array output (one array per input leaf, not an array of
+/// structures); an array for anything else. Traced (a `tracer` leaf), a tensor is itself:
+/// `T`, its own element type, is kept for that.
+template <class U, class T, std::size_t... D>
 struct tensor_rebind {
   using type = std::conditional_t<std::is_floating_point_v<U>, tensor<U, D...>, std::array<U, (std::size_t{1} * ... * D)>>;
 };
-template <class U, std::size_t... E, std::size_t... D>
-struct tensor_rebind<tensor<U, E...>, D...> {
+template <class U, std::size_t... E, class T, std::size_t... D>
+struct tensor_rebind<tensor<U, E...>, T, D...> {
   using type = tensor<U, D..., E...>;
+};
+template <class T, std::size_t... D>
+struct tensor_rebind<tracer, T, D...> {
+  using type = tensor<T, D...>;
+};
+template <class T, std::size_t... D>
+struct extended_by {
+  template <class C>
+  using type = typename tensor_rebind<C, T, D...>::type;
+};
+template <structure U, class T, std::size_t... D>
+  requires(!traced_whole<U>)
+struct tensor_rebind<U, T, D...> {
+  using type = typename tree_node<U>::template with<extended_by<T, D...>::template type>;
 };
 }  // namespace detail
 
@@ -388,8 +424,7 @@ struct tree_node<tensor<T, D...>> {
   static constexpr detail::shape dims = detail::tensor_traits<tensor<T, D...>>::dims;
   /// Traced, a tensor is itself (it holds its node); see `detail::tensor_rebind` otherwise.
   template <template <class> class F>
-  using with = std::conditional_t<std::is_same_v<F<T>, tracer>, tensor<T, D...>,
-                                  typename detail::tensor_rebind<F<T>, D...>::type>;
+  using with = typename detail::tensor_rebind<F<T>, T, D...>::type;
   static constexpr tracer traced(const tensor<T, D...>& t) {
     return tracer{detail::tensor_access::graph_of(t), detail::tensor_access::own_id(t)};
   }

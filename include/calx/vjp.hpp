@@ -8,6 +8,7 @@
 #include <calx/config.hpp>
 #include <calx/detail/call/late_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/returned.hpp>
 
 #include <cstddef>
 #include <tuple>
@@ -35,14 +36,30 @@ struct pullback {
                                       ? std::is_same_v<detail::rebind_t<Ct, tracer>, Cotangent>
                                       : detail::matches<L, Cotangent>::template structure_of<Ct>();
 
+  /// A number where the output is a rank-0 tensor (`calx::sum(x)`), as JAX takes a Python
+  /// float for a 0-d array's cotangent.
+  template <class Ct>
+  static constexpr bool number_for_rank0 = [] {
+    if constexpr (requires { Cotangent::rank; typename Cotangent::value_type; })
+      return std::is_arithmetic_v<Ct> && Cotangent::rank == 0 &&
+             std::is_floating_point_v<typename Cotangent::value_type>;
+    else
+      return false;
+  }();
+
   template <class Ct>
     requires(accepts<Ct>)
   constexpr Result operator()(const Ct& ct) const {
     return state.template call<Result>(ct);
   }
   template <class Ct>
+    requires(!accepts<Ct> && number_for_rank0<Ct>)
+  constexpr Result operator()(const Ct& ct) const {
+    return state.template call<Result>(Cotangent(static_cast<typename Cotangent::value_type>(ct)));
+  }
+  template <class Ct>
   constexpr detail::invalid_program operator()(const Ct&) const
-    requires(!accepts<Ct>)
+    requires(!accepts<Ct> && !number_for_rank0<Ct>)
   {
     static_assert(detail::always_false_v<Ct>, CALX_MSG_COTANGENT_STRUCTURE);
     return {};
@@ -96,6 +113,13 @@ struct vjp_fn {
         if constexpr (!rules_found<Full>()) {
           report_missing_rule<Full>();
           return invalid_program{};
+        } else if constexpr (!Aux && !std::is_same_v<L, tracer>) {
+          // Numbers: the value and the pullback's residuals written where the caller keeps
+          // them (a large value is on the stack once).
+          using V = rebind_t<typename Split::value, L>;
+          using PB = pullback<late_call_t<Full, C>, V, std::tuple<rebind_t<A, L>...>>;
+          return returned<std::pair<V, PB>>(
+              [&](std::pair<V, PB>& r) { split_into<Full, C>(r.first, r.second.state, a...); });
         } else {
           const auto [primal, late] = split_call<Full, C>(a...);
           using V = rebind_t<typename Split::value, L>;

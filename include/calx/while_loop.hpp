@@ -102,14 +102,14 @@ struct while_rules<CS, S, N, true> {
       for (std::size_t k = 0; k < N; ++k) out[k] = -1;
       return;
     }
-    id_buffer in(static_cast<int>(2 * N)), res(static_cast<int>(2 * N));
-    for (std::size_t k = 0; k < N; ++k) {
-      in[static_cast<int>(k)] = x[k];
-      in[static_cast<int>(N + k)] = t[k];  // a symbolic zero becomes a constant 0
-    }
-    record_loop<while_op<primal_condition_source<CS, N>, jvp_step_source<S, N, 0, 0>, 2 * N>>(g, in.data(), res.data(),
+    // Operands (c, dc), results (c, dc): a symbolic zero tangent becomes zeros of its
+    // carry's shape (a scalar 0 for a tensor carry would shift every later carry's elements).
+    operand_list in(static_cast<int>(2 * N));
+    id_buffer res(static_cast<int>(2 * N));
+    add_pairs(in, g, x, t, N);
+    record_loop<while_op<primal_condition_source<CS, N>, jvp_step_source<S, N, 0, 0>, 2 * N>>(g, in.ids.data(), res.data(),
                                                                                                 2 * N);
-    for (std::size_t k = 0; k < N; ++k) out[k] = res[static_cast<int>(N + k)];
+    for (std::size_t k = 0; k < N; ++k) out[k] = res[static_cast<int>(loop_slots<N>::tangent_of_c + k)];
   }
   static constexpr void vjp_ids(graph&, const int* ct, const int*, const int*, int* out) {
     for (std::size_t k = 0; k < N; ++k) {

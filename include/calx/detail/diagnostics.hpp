@@ -119,6 +119,12 @@
   "are never differentiated), or std::array, std::tuple, std::pair or Boost.Hana structs of them "  \
   "(nested as you like), or a type that specialises calx::tree_node"
 
+#define CALX_MSG_BATCH_OF_STRUCTURES                                                           \
+  "calx: a runtime batch (std::vector or std::span) whose samples are not float or double: grad, " \
+  "value_and_grad, jvp and trace take batches of numbers, one per sample. For samples with "        \
+  "structure (std::array, tuples, calx::tensor), pass one batch per component (a std::vector<double> " \
+  "each), or map over the samples with calx::vmap and reduce its results"
+
 #define CALX_MSG_STRUCT_NOT_TRACEABLE                                                          \
   "calx: this struct argument cannot hold traced values: its members are fixed float or "      \
   "double types. Make it a class template over its number type, template <class T> struct S { " \
@@ -286,6 +292,11 @@
   "tangent through a nonlinear op such as calx::sin, a comparison of tangents, or a result that "    \
   "is not zero when the tangents are). calx transposes this closure for reverse mode, which needs "  \
   "it linear: compute what depends on the primals outside the tangents (t * calx::cos(x))"
+
+#define CALX_MSG_TRANSPOSE_RANK                                                                \
+  "calx::transpose: the tensor has rank 3 or more; calx transposes matrices (rank 2), and a "     \
+  "tensor of rank 0 or 1 is its own transpose. A permutation of more axes is not in calx yet: "   \
+  "reshape to a matrix (calx::reshape<M, N>(t)), or build the result from calx::take slices"
 
 // An op reached by a transform without the rule it needs and without a decomposition is
 // reported by the compiler's error at a call to

@@ -5,6 +5,7 @@
 #define CALX_OPS_TENSOR_LAYOUT_HPP
 
 #include <calx/config.hpp>
+#include <calx/detail/diagnostics.hpp>
 #include <calx/tensor_type.hpp>
 
 #include <array>
@@ -25,6 +26,14 @@ constexpr tensor<T, N, M> transpose(const tensor<T, M, N>& a) {
                                                      for (std::size_t c = 0; c < N; ++c) out[c * M + r] = in[r * N + c];
                                                  },
                                                  a);
+}
+/// A tensor of rank 0 or 1 is its own transpose, as jnp.transpose's; rank 3 or more is
+/// refused with a message (calx has no permutation of axes yet).
+template <class T, std::size_t... D>
+  requires(sizeof...(D) != 2)
+constexpr tensor<T, D...> transpose(const tensor<T, D...>& a) {
+  static_assert(sizeof...(D) < 2, CALX_MSG_TRANSPOSE_RANK);
+  return a;
 }
 /// The same elements, row major, in another shape of the same size.
 template <std::size_t... To, class T, std::size_t... D>

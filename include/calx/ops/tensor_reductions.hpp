@@ -10,6 +10,7 @@
 #include <calx/tensor_type.hpp>
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 CALX_BEGIN_NAMESPACE
@@ -77,8 +78,11 @@ constexpr auto keep_axis(const R& r) {
 template <detail::tensor_type X, class... Axis>
 constexpr auto logsumexp(const X& x, const Axis&... axis) {
   constexpr int A = detail::axis_of<X, Axis...>();
+  using T = typename detail::tensor_traits<X>::value_type;
   const auto m0 = calx::max(x, axis...);
-  const auto m = calx::stop_gradient(calx::where(calx::abs(m0) < 1e308, m0, 0.0));  // -inf rows: 0
+  // Rows whose max is not finite (inf, -inf, NaN) take 0, as jax.nn.logsumexp's
+  // isfinite(max): finite maxima of any size (1.5e308 too) are taken out.
+  const auto m = calx::stop_gradient(calx::where(calx::abs(m0) <= std::numeric_limits<T>::max(), m0, T(0)));
   return calx::log(detail::sum_over<X, A>(calx::exp(x - detail::keep_axis<A, X>(m)))) + m;
 }
 

@@ -10,12 +10,11 @@
 #include <calx/batched.hpp>
 #include <calx/device_span.hpp>
 #include <calx/detail/exec/io.hpp>
+#include <calx/detail/runtime_error.hpp>
 #include <calx/tree.hpp>
 
 #include <array>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -26,16 +25,6 @@
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
-
-/// Throws std::invalid_argument (or prints and aborts where exceptions are disabled).
-[[noreturn]] inline void invalid_argument(const std::string& what) {
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-  throw std::invalid_argument(what);
-#else
-  std::fprintf(stderr, "%s\n", what.c_str());
-  std::abort();
-#endif
-}
 
 /// The batch length shared by every batched argument; the first mismatch throws with both
 /// lengths and the argument positions.

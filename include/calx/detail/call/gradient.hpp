@@ -10,6 +10,7 @@
 
 #include <calx/detail/call/batched_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/returned.hpp>
 
 #include <array>
 #include <cstddef>
@@ -172,12 +173,19 @@ struct derivative_transform {
         return finish(out[0], 0, d);
       }
     } else if constexpr (!Aux && Kind != derivative_kind::value_and_grad) {
-      // Numbers, read and written in place; the derivative alone is returned (named return
-      // value: a large tensor is not copied).
-      rebind_t<typename C::output_tree, L> primal{};
-      Result d{};
-      run_into<Source>(arguments_in_place<L>(a...), results_in_place<L>(primal, d));
-      return d;
+      // Numbers, read and written in place; the derivative alone is returned, written where
+      // the caller keeps it (a large tensor is on the stack once, not copied).
+      return returned<Result>([&](Result& d) {
+        rebind_t<typename C::output_tree, L> primal{};
+        run_into<Source>(arguments_in_place<L>(a...), results_in_place<L>(primal, d));
+      });
+    } else if constexpr (!Aux) {  // value_and_grad: (value, derivative), both written in place
+      return returned<std::pair<L, Result>>([&](std::pair<L, Result>& r) {
+        rebind_t<typename C::output_tree, L> primal{};
+        const auto out = results_in_place<L>(primal, r.second);
+        run_into<Source>(arguments_in_place<L>(a...), out);
+        r.first = *out.at[0];
+      });
     } else {  // numbers, read and written in place
       rebind_t<typename C::output_tree, L> primal{};
       Result d{};

@@ -8,6 +8,7 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/returned.hpp>
 
 #include <array>
 #include <cstddef>
@@ -18,11 +19,16 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
+template <class T>
+struct is_tensor_leaf : std::bool_constant<traced_whole<T>> {};
+
 /// `a...` as a flat array of `L`; number leaves become constants when `L` is a tracer (a
-/// tensor of numbers one node of them).
+/// tensor of numbers one node of them: a tensor's type does not say whether it is traced,
+/// as scan's xs built in the traced function from numbers is not).
 template <class L, class... A>
 constexpr auto flatten_as(graph* g, const A&... a) {
-  if constexpr (std::is_same_v<L, tracer> && !(leaves_are_v<A, tracer> && ...)) {
+  if constexpr (std::is_same_v<L, tracer> &&
+                (!(leaves_are_v<A, tracer> && ...) || (any_leaf_v<A, is_tensor_leaf> || ...))) {
     std::array<tracer, (std::size_t{0} + ... + value_count_v<A>)> flat{};
     tracer* p = flat.data();
     auto put = [&]<class X>(const X& leaf) {
@@ -92,9 +98,8 @@ struct late_call {
       // The late part may compute more than `Result` holds (the tangents of auxiliary data).
       constexpr std::size_t rest = IRT::output_count - leaf_count_v<Result>;
       std::array<L, rest == 0 ? 1 : rest> unused{};
-      Result r{};
-      run_into<Late>(in.data(), and_value(results_in_place<L>(r), unused.data(), rest));
-      return r;
+      return returned<Result>(
+          [&](Result& r) { run_into<Late>(in.data(), and_value(results_in_place<L>(r), unused.data(), rest)); });
     }
   }
 };
@@ -103,12 +108,35 @@ struct late_call {
 /// inputs start with the primals of call `C` and whose outputs start with its outputs — on
 /// `a...` now, and returns those outputs (`C`'s output structure) with the late part, which
 /// holds the residuals.
-template <class Full, class C, class... A>
-constexpr auto split_call(const A&... a) {
+template <class Full, class C>
+struct split_parts {
   using L = typename C::leaf;
   using Known = known_source<Full, C::inputs, C::outputs>;
   using Out = rebind_t<typename C::output_tree, L>;
-  constexpr std::size_t outputs = slot_count_v<typename C::output_tree, L>;
+  static constexpr std::size_t outputs = slot_count_v<typename C::output_tree, L>;
+};
+/// The late part of `split_call<Full, C>` on numbers.
+template <class Full, class C, class P = split_parts<Full, C>>
+using late_call_t = late_call<late_source<Full, C::inputs, C::outputs>, typename P::L,
+                              materialized<lowered_t<typename P::Known, typename P::L>>::ir_type::output_count - P::outputs>;
+
+/// `split_call` on numbers, its outputs written to `out` and its residuals to `late`'s store
+/// (where a caller keeps them: a large output is not copied).
+template <class Full, class C, class... A>
+constexpr void split_into(typename split_parts<Full, C>::Out& out, late_call_t<Full, C>& late, const A&... a) {
+  using P = split_parts<Full, C>;
+  run_into<typename P::Known>(arguments_in_place<typename P::L>(a...),
+                              and_value(results_in_place<typename P::L>(out), late.residuals.data(),
+                                        late_call_t<Full, C>::residual_count));
+}
+
+template <class Full, class C, class... A>
+constexpr auto split_call(const A&... a) {
+  using P = split_parts<Full, C>;
+  using L = typename P::L;
+  using Known = typename P::Known;
+  using Out = typename P::Out;
+  constexpr std::size_t outputs = P::outputs;
   if constexpr (std::is_same_v<L, tracer>) {
     const auto flat = flatten_args<L>(a...);
     const auto out = run<Known>(flat);
@@ -118,10 +146,8 @@ constexpr auto split_call(const A&... a) {
     late.trace = graph_in(flat);
     return std::pair{unflatten<Out>(out), late};
   } else {  // numbers, read and written in place; the residuals straight into their store
-    constexpr std::size_t R = materialized<lowered_t<Known, L>>::ir_type::output_count - outputs;
-    std::pair<Out, late_call<late_source<Full, C::inputs, C::outputs>, L, R>> r{};
-    run_into<Known>(arguments_in_place<L>(a...), and_value(results_in_place<L>(r.first), r.second.residuals.data(), R));
-    return r;
+    using R = std::pair<Out, late_call_t<Full, C>>;
+    return returned<R>([&](R& r) { split_into<Full, C>(r.first, r.second, a...); });
   }
 }
 

@@ -16,6 +16,7 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <span>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -207,10 +208,21 @@ using common_leaf_t = std::conditional_t<
 
 /// The arguments' common leaf type, checked: every leaf float or every leaf double
 /// (or every leaf a tracer, inside an outer trace).
+/// Whether `T` is a runtime batch of samples that are not numbers (refused with a message of
+/// its own: the type is fine for vmap, the fix is elsewhere).
+template <class T>
+struct batch_of_structures : std::false_type {};
+template <class T, class A>
+struct batch_of_structures<std::vector<T, A>> : std::bool_constant<!std::is_floating_point_v<T>> {};
+template <class T>
+struct batch_of_structures<std::span<T>> : std::bool_constant<!std::is_floating_point_v<std::remove_const_t<T>>> {};
+
 template <class... A>
 constexpr bool diagnose_arguments() {
+  constexpr bool structured = (batch_of_structures<std::remove_cvref_t<A>>::value || ...);
+  static_assert(!structured, CALX_MSG_BATCH_OF_STRUCTURES);
   constexpr bool valid = (tree_traits<std::remove_cvref_t<A>>::valid && ...);
-  static_assert(valid, CALX_MSG_BAD_LEAF);
+  static_assert(valid || structured, CALX_MSG_BAD_LEAF);
   constexpr bool rebindable = !valid || (tree_traits<rebind_t<A, tracer>>::valid && ...);
   static_assert(rebindable, CALX_MSG_STRUCT_NOT_TRACEABLE);
   if constexpr (valid && rebindable && sizeof...(A) > 0) {

@@ -13,13 +13,16 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/exec/evaluate.hpp>
+#include <calx/detail/runtime_error.hpp>
 #include <calx/detail/static_for.hpp>
 
 #include <xsimd/xsimd.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -44,6 +47,34 @@ struct trip_range {
   bool uniform = true;
 };
 
+/// A bound that is no number of steps: NaN, or past 2^53 (where a real no longer counts
+/// steps one by one, and its conversion to an integer can overflow).
+[[noreturn, gnu::cold, gnu::noinline]] inline void bad_trip_bound(double b) {
+  invalid_argument("calx::fori_loop: a loop bound must be an integer of magnitude at most 2^53 (others are "
+                   "truncated toward zero); got " + std::to_string(b));
+}
+
+/// A loop's bound as it counts steps: truncated toward zero, on each SIMD lane as on a
+/// number (JAX requires integer bounds; a bound computed in reals is cut as static_cast cuts
+/// it), so that a lane's trip count depends on its own sample only.
+template <class V>
+CALX_INLINE V trip_bound(const V& b) {
+  constexpr double largest = 9007199254740992.0;  // 2^53
+  if constexpr (std::is_floating_point_v<V>) {
+    if (!(std::abs(static_cast<double>(b)) <= largest)) bad_trip_bound(static_cast<double>(b));
+    return std::trunc(b);
+  } else {
+    if (!xsimd::all(xsimd::abs(b) <= V(static_cast<element_t<V>>(largest)))) {
+      alignas(64) element_t<V> l[V::size];
+      b.store_aligned(l);
+      for (const auto x : l)
+        if (!(std::abs(static_cast<double>(x)) <= largest)) bad_trip_bound(static_cast<double>(x));
+    }
+    return xsimd::trunc(b);
+  }
+}
+
+/// The steps of bounds `lo`, `hi` (each from `trip_bound`): the union of the lanes' ranges.
 template <class V>
 trip_range trip_range_of(const V& lo, const V& hi) {
   if constexpr (std::is_floating_point_v<V>) {

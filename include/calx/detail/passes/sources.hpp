@@ -164,31 +164,49 @@ struct jacobian_source {
     graph g;
     const std::vector<int> p = replay_all(r, g, inputs_like(g, r));
     std::vector<int> jac(no * nk, -1);
+    // Entry (f, e) of the block of output value `out` (its elements from row o0, so of them)
+    // and input value `i` (from column k0, si of them): the blocks of one output value one
+    // after the other, each row-major, as JAX lays out the jacobian of an array output with
+    // respect to several inputs (one array per input: the output's axes, then the input's;
+    // see `tensor_rebind`). For a scalar output this is row o0 of the matrix.
+    auto at = [&](std::size_t o0, std::size_t so, std::size_t k0, std::size_t si, int f, int e) {
+      return o0 * nk + k0 * so + static_cast<std::size_t>(f) * si + static_cast<std::size_t>(e);
+    };
+    auto size = [&](int node) { return static_cast<std::size_t>(r.nodes[node].size()); };
     if constexpr (Forward) {
-      std::size_t k = 0;  // the column: one element of one input
-      for (int i : wrt)
-        for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e, ++k) {
+      std::size_t k0 = 0;  // the first column of an input value
+      for (int i : wrt) {
+        for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e) {
           std::vector<int> tin(IR::input_leaves, -1);
           tin[i] = one_hot(g, r.nodes[r.inputs[i]].dims, e);
           const std::vector<int> t = push_tangents(r, g, p, tin);
           // Jacobian entries are scalars: an element of a tensor tangent is taken out.
-          std::size_t o = 0;
-          for (int out : outs)
-            for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f, ++o)
-              jac[o * nk + k] = index(g, t[r.outputs[out]], f);
+          std::size_t o0 = 0;
+          for (int out : outs) {
+            for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f)
+              jac[at(o0, size(r.outputs[out]), k0, size(r.inputs[i]), f, e)] = index(g, t[r.outputs[out]], f);
+            o0 += size(r.outputs[out]);
+          }
         }
+        k0 += size(r.inputs[i]);
+      }
     } else {
       const std::vector<char> mask = input_mask<Wrt>(r);
-      std::size_t o = 0;  // the row: one element of one output
-      for (int out : outs)
-        for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f, ++o) {
+      std::size_t o0 = 0;  // the first row of an output value
+      for (int out : outs) {
+        for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f) {
           std::vector<int> seed(IR::output_leaves, -1);
           seed[out] = one_hot(g, r.nodes[r.outputs[out]].dims, f);
           const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask);
-          std::size_t k = 0;
-          for (int i : wrt)
-            for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e, ++k) jac[o * nk + k] = index(g, ct[i], e);
+          std::size_t k0 = 0;
+          for (int i : wrt) {
+            for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e)
+              jac[at(o0, size(r.outputs[out]), k0, size(r.inputs[i]), f, e)] = index(g, ct[i], e);
+            k0 += size(r.inputs[i]);
+          }
         }
+        o0 += size(r.outputs[out]);
+      }
     }
     g.outputs_from(r, r.outputs, p);
     g.outputs.insert(g.outputs.end(), jac.begin(), jac.end());
