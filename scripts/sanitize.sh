@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds a chosen subset of calx's unit tests with AddressSanitizer and UndefinedBehaviorSanitizer
 # and runs them: any report (an uninitialised or out-of-bounds read in a loop's kernel, undefined
-# behaviour in a conversion) fails the run. Not part of CI: the loop and branch tests take about
-# 10 minutes per compiler on 2 cores, past CI's budget (docs/testing.md).
+# behaviour in a conversion) fails the run. Not part of CI: a loop test compiles in 2-4 minutes
+# at -O1 with the sanitizers, past CI's budget (docs/testing.md).
 #
 #   bash scripts/sanitize.sh [g++|clang] [test names...]
 #
