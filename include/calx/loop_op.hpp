@@ -240,7 +240,6 @@ constexpr bool any_nonzero(const int* ids, std::size_t count) {
 /// results that the rules read sit there.
 template <std::size_t N, std::size_t X = 0, std::size_t Y = 0, bool Kept = false>
 struct loop_slots {
-  static constexpr std::size_t carries = N, inputs = X, outputs_per_step = Y;
   // loop_op's operands; loop_vjp_op's begin the same.
   static constexpr std::size_t lower = 0, upper = 1, c = 2, x = c + N, arity = x + X;
   // loop_vjp_op's after them.
