@@ -1,14 +1,15 @@
 // The CUDA benchmark: calx::vmap over device memory against hand-written CUDA kernels and
 // the device's memory-bandwidth floor, over 2^24 points, timed with CUDA events.
 //   - Black-Scholes call value and its five Greeks (delta, gamma, vega, theta, rho): calx
-//     derives them (value_and_grad and grad of grad of the price), the hand kernel writes
-//     the closed forms;
+//     derives them (value_and_grad and grad of grad of the price); two hand kernels, the
+//     closed forms ("closed") and the chain rule as reverse mode reaches it, gamma forward
+//     over it ("chain", the like-for-like reference: docs/performance.md);
 //   - Rosenbrock value and gradient: calx's value_and_grad, the hand kernel the chain rule.
 // Same buffers, same launch size (one thread per point, blocks of 256), f64 and f32. The
 // floor is a kernel that reads every input and writes every output once with no arithmetic.
-// Each timing is the median of 21 runs, interleaved (calx, hand, floor); min and max beside
-// it. Results are checked against the hand kernel first (exit 1 if they differ). Exits 77
-// without a GPU.
+// Each timing is the median of 21 runs, interleaved (calx, the hand kernels, the floor); min
+// and max beside it. Results are checked against the hand kernels first (exit 1 if they
+// differ). Exits 77 without a GPU.
 //   nvcc -std=c++20 --expt-relaxed-constexpr -O3 -arch=sm_90 -I include bench/cuda.cu
 #include "functions.hpp"
 
@@ -59,6 +60,39 @@ __global__ void greeks_hand(const T* S, const T* K, const T* T_, const T* r, con
   rho[i] = k * t * disc * n2;
 }
 
+/// Value and Greeks the way reverse mode reaches them (bench/hand.hpp's
+/// black_scholes_chain): the forward sweep, the chain rule backwards, gamma by carrying
+/// d/dS forward through delta's sweep. Two density evaluations and the divisions an AD tool
+/// makes; what calx is held to (the closed form above knows S n(d1) = K e^(-rT) n(d2)).
+template <class T>
+__global__ void greeks_chain(const T* S, const T* K, const T* T_, const T* r, const T* sigma, T* value, T* delta,
+                             T* gamma, T* vega, T* theta, T* rho, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const T s = S[i], k = K[i], t = T_[i], rr = r[i], v = sigma[i];
+  const T sqrt_t = sqrt(t), vol = v * sqrt_t;
+  const T a = rr + T(0.5) * (v * v);
+  const T d1 = (log(s / k) + a * t) / vol, d2 = d1 - vol;
+  const T nd1 = T(0.5) * erfc(-d1 * T(calx_bench::inv_sqrt2)), nd2 = T(0.5) * erfc(-d2 * T(calx_bench::inv_sqrt2));
+  const T disc = exp(-(rr * t)), k_disc = k * disc;
+  const T n1 = T(calx_bench::inv_sqrt_2pi) * exp(T(-0.5) * (d1 * d1));
+  const T n2 = T(calx_bench::inv_sqrt_2pi) * exp(T(-0.5) * (d2 * d2));
+  // Backwards from C = S N(d1) - K disc N(d2).
+  const T g_d2 = -(k_disc * n2);
+  const T g_num = (s * n1 + g_d2) / vol;  // dC/d(log(S/K) + a T)
+  const T g_vol = -g_d2 - g_num * d1;
+  const T g_x = -(k * nd2) * disc;  // dC/d(-rT)
+  // d/dS of delta = N(d1) + g_num / S.
+  const T d1_s = T(1) / (s * vol);
+  const T g_num_s = (n1 - s * (d1 * n1) * d1_s + k_disc * (d2 * n2) * d1_s) / vol;
+  value[i] = s * nd1 - k_disc * nd2;
+  delta[i] = nd1 + g_num / s;
+  gamma[i] = n1 * d1_s + g_num_s / s - g_num / (s * s);
+  vega[i] = g_num * t * v + g_vol * sqrt_t;
+  theta[i] = -(g_num * a + g_vol * v * T(0.5) / sqrt_t - g_x * rr);
+  rho[i] = g_num * t - g_x * t;
+}
+
 template <class T>
 __global__ void rosenbrock_hand(const T* x, const T* y, T* value, T* dx, T* dy, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -97,21 +131,23 @@ stats time_it(const std::function<void()>& run, std::vector<float>& samples, cud
   return {s[s.size() / 2], s.front(), s.back()};
 }
 
-/// calx, hand and floor timed 21 times, interleaved; medians, [min, max] and ratios printed.
-void time_three(const char* what, const char* precision, std::size_t n, const std::function<void()>& calx_run,
-                const std::function<void()>& hand_run, const std::function<void()>& floor_run, cudaEvent_t a,
-                cudaEvent_t b) {
-  std::vector<float> tc, th, tf;
-  stats c{}, h{}, f{};
-  for (int rep = 0; rep < 21; ++rep) {
-    c = time_it(calx_run, tc, a, b);
-    h = time_it(hand_run, th, a, b);
-    f = time_it(floor_run, tf, a, b);
-  }
-  std::printf("%s %s n=%zu: calx %.3f ms [%.3f, %.3f]  hand %.3f ms [%.3f, %.3f]  floor %.3f ms [%.3f, %.3f]  "
-              "calx/hand %.3f  calx/floor %.3f\n",
-              what, precision, n, c.median, c.min, c.max, h.median, h.min, h.max, f.median, f.min, f.max,
-              c.median / h.median, c.median / f.median);
+/// calx and each baseline (hand-written kernels, then the floor) timed 21 times,
+/// interleaved; medians, [min, max] and calx's ratio to each printed.
+struct timed {
+  const char* name;
+  std::function<void()> run;
+};
+void time_all(const char* what, const char* precision, std::size_t n, const std::vector<timed>& runs, cudaEvent_t a,
+              cudaEvent_t b) {
+  std::vector<std::vector<float>> samples(runs.size());
+  std::vector<stats> st(runs.size());
+  for (int rep = 0; rep < 21; ++rep)
+    for (std::size_t k = 0; k < runs.size(); ++k) st[k] = time_it(runs[k].run, samples[k], a, b);
+  std::printf("%s %s n=%zu:", what, precision, n);
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    std::printf("  %s %.3f ms [%.3f, %.3f]", runs[k].name, st[k].median, st[k].min, st[k].max);
+  for (std::size_t k = 1; k < runs.size(); ++k) std::printf("  calx/%s %.3f", runs[k].name, st[0].median / st[k].median);
+  std::printf("\n");
 }
 
 template <class T>
@@ -144,10 +180,11 @@ int run(const char* precision, std::size_t n) {
   {  // Black-Scholes
     device_vector<T> S{fill<T>(n, 50, 150)}, K{fill<T>(n, 80, 120)}, Tm{fill<T>(n, 0.1, 2)}, r{fill<T>(n, 0, 0.05)},
         sigma{fill<T>(n, 0.1, 0.5)};
-    std::vector<device_vector<T>> mine, hand;
+    std::vector<device_vector<T>> mine, hand, chain;
     for (int k = 0; k < 6; ++k) {
       mine.emplace_back(n);
       hand.emplace_back(n);
+      chain.emplace_back(n);
     }
     auto out = std::tuple{device_span<T>(mine[0]), device_span<T>(mine[1]), device_span<T>(mine[2]),
                           device_span<T>(mine[3]), device_span<T>(mine[4]), device_span<T>(mine[5])};
@@ -159,6 +196,11 @@ int run(const char* precision, std::size_t n) {
       greeks_hand<T><<<grid, block>>>(S.data(), K.data(), Tm.data(), r.data(), sigma.data(), hand[0].data(),
                                       hand[1].data(), hand[2].data(), hand[3].data(), hand[4].data(), hand[5].data(), n);
     };
+    const auto chain_run = [&] {
+      greeks_chain<T><<<grid, block>>>(S.data(), K.data(), Tm.data(), r.data(), sigma.data(), chain[0].data(),
+                                       chain[1].data(), chain[2].data(), chain[3].data(), chain[4].data(),
+                                       chain[5].data(), n);
+    };
     const T* in_h[] = {S.data(), K.data(), Tm.data(), r.data(), sigma.data()};
     T* out_h[] = {hand[0].data(), hand[1].data(), hand[2].data(), hand[3].data(), hand[4].data(), hand[5].data()};
     device_vector<const T*> in_d{std::span<const T* const>(in_h)};
@@ -166,16 +208,20 @@ int run(const char* precision, std::size_t n) {
     const auto floor_run = [&] { touch<T><<<grid, block>>>(in_d.data(), 5, out_d.data(), 6, n); };
     calx_run();
     hand_run();
+    chain_run();
     check(cudaDeviceSynchronize());
     const char* names[] = {"value", "delta", "gamma", "vega", "theta", "rho"};
     for (int k = 0; k < 6; ++k) {
-      const double d = largest_difference(mine[static_cast<std::size_t>(k)], hand[static_cast<std::size_t>(k)]);
-      if (!(d <= tol)) {
-        std::printf("black_scholes %s: calx and the hand kernel differ in %s by %g\n", precision, names[k], d);
+      const auto at = static_cast<std::size_t>(k);
+      const double d = largest_difference(mine[at], hand[at]), dc = largest_difference(chain[at], hand[at]);
+      if (!(d <= tol) || !(dc <= tol)) {
+        std::printf("black_scholes %s: the hand kernel and calx differ in %s by %g, and the chain-rule kernel by %g\n",
+                    precision, names[k], d, dc);
         ++failed;
       }
     }
-    time_three("black_scholes+5 greeks", precision, n, calx_run, hand_run, floor_run, a, b);
+    time_all("black_scholes+5 greeks", precision, n,
+             {{"calx", calx_run}, {"closed", hand_run}, {"chain", chain_run}, {"floor", floor_run}}, a, b);
   }
   {  // Rosenbrock
     device_vector<T> x{fill<T>(n, -2, 2)}, y{fill<T>(n, -1, 3)};
@@ -198,7 +244,7 @@ int run(const char* precision, std::size_t n) {
       std::printf("rosenbrock %s: calx and the hand kernel differ by %g\n", precision, d);
       ++failed;
     }
-    time_three("rosenbrock value+grad", precision, n, calx_run, hand_run, floor_run, a, b);
+    time_all("rosenbrock value+grad", precision, n, {{"calx", calx_run}, {"hand", hand_run}, {"floor", floor_run}}, a, b);
   }
   check(cudaEventDestroy(a));
   check(cudaEventDestroy(b));

@@ -58,6 +58,14 @@ inline constexpr auto select = [](auto x, auto y) {
   return calx::where(x > y, x * y, calx::min(x, y) - 0.5 * calx::max(x, y)) + calx::abs(x - y);
 };
 inline constexpr auto three = [](auto x, auto y, auto z) { return x * y + z / (1.0 + y * y) - calx::sqrt(x * x + z * z); };
+// calx::cond (one IR node, its branches sub-programs): on the device, as in the SIMD loop,
+// both branches and a select; and calx::checkpoint, whose reverse mode recomputes.
+inline constexpr auto branches = [](auto x, auto y) {
+  return calx::cond(
+      x < y, [](auto a, auto b) { return calx::sin(a) * b + a; }, [](auto a, auto b) { return a * a - calx::exp(-b); },
+      x, y);
+};
+inline constexpr auto remat = [](auto x, auto y) { return calx::checkpoint(f2)(x, y) * x; };
 inline constexpr auto loss = [](auto xs, auto w) {
   return calx::mean(calx::vmap(f2, calx::in_axes<0, calx::none>)(xs, w));
 };
@@ -210,6 +218,18 @@ void run_matrix(Check& check, calx::detail::stream_handle stream) {
       report(check, "vmap(selections) on NaN, infinities, signed zeros", n,
              column_difference(o3.to_host(), each(select, n, sx, sy)), tol);
       report(check, "vmap(three arguments)", n, column_difference(o4.to_host(), each(three, n, xs, ys, xs)), tol);
+    }
+    {  // control flow: cond and its gradient, the gradient through a checkpoint
+      device_vector<T> v(n), gx(n), gy(n), rx(n);
+      device_span<T> a(v), b(gx), c(gy), d(rx);
+      calx::vmap(branches).on(stream).into(a)(x, y);
+      calx::vmap(calx::grad(branches, calx::argnums<0, 1>)).on(stream).into(std::tuple{b, c})(x, y);
+      calx::vmap(calx::grad(remat)).on(stream).into(d)(x, y);
+      const auto want = each(calx::grad(branches, calx::argnums<0, 1>), n, xs, ys);
+      report(check, "vmap(cond)", n, column_difference(v.to_host(), each(branches, n, xs, ys)), tol);
+      report(check, "vmap(grad(cond)) d/dx", n, column_difference(gx.to_host(), part<0>(want)), tol);
+      report(check, "vmap(grad(cond)) d/dy", n, column_difference(gy.to_host(), part<1>(want)), tol);
+      report(check, "vmap(grad(checkpoint))", n, column_difference(rx.to_host(), each(calx::grad(remat), n, xs, ys)), tol);
     }
     {  // custom rules: custom_vjp and custom_jvp under vmap(grad)
       device_vector<T> g1(n), g2(n), g3(n);

@@ -18,12 +18,32 @@ struct f_t {
   }
 };
 
+// Control flow: a cond (one IR node whose branches are sub-programs) and a checkpoint. nvcc's
+// front end computes the program's IR for the device code, the host compiler for the host:
+// both must find the same (they did not for ops with results kernels; see
+// detail/ops/describe.hpp).
+struct g_t {
+  template <class X, class Y>
+  constexpr auto operator()(const X& x, const Y& y) const {
+    const auto c = calx::cond(
+        x < y, [](auto a, auto b) { return calx::sin(a) * b + a; }, [](auto a, auto b) { return a * a - calx::exp(-b); },
+        x, y);
+    return c + calx::checkpoint([](auto a, auto b) { return calx::tanh(a * b); })(x, y);
+  }
+};
+
 using P = decltype(calx::trace(f_t{}, 1.0, 1.0));
+using G = decltype(calx::trace(g_t{}, 1.0, 1.0));
 using Pf = decltype(calx::trace(f_t{}, 1.0f, 1.0f));
 
 __global__ void eval(const double* x, const double* y, double* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = P{}(x[i], y[i]);
+}
+
+__global__ void eval_control_flow(const double* x, const double* y, double* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = G{}(x[i], y[i]);
 }
 
 __global__ void eval_float(const float* x, const float* y, float* out, int n) {
@@ -58,7 +78,17 @@ int main() {
     double want = P{}(x[i], y[i]);  // the same program on the host
     if (std::abs(out[i] - want) > 1e-12 * (1.0 + std::abs(want))) ++failures;
   }
-  std::printf("eval_in_kernel: %d of %d values differ from the host\n", failures, n);
+  eval_control_flow<<<(n + 255) / 256, 256>>>(x, y, out, n);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    std::printf("eval_in_kernel: kernel failed\n");
+    return 1;
+  }
+  for (int i = 0; i < n; ++i) {
+    double want = G{}(x[i], y[i]);
+    if (std::abs(out[i] - want) > 1e-12 * (1.0 + std::abs(want))) ++failures;
+  }
+  std::printf("eval_in_kernel: %d of %d values differ from the host (two programs, one with cond and checkpoint)\n",
+              failures, 2 * n);
   cudaFree(x);
   cudaFree(y);
   cudaFree(out);

@@ -5,11 +5,13 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/ops/describe.hpp>
+#include <calx/detail/ops/scalar_math.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>
+#include <type_traits>
 
 CALX_BEGIN_NAMESPACE
 
@@ -166,7 +168,12 @@ struct op_traits<div_op> {
   static constexpr bool zero_preserving = true;
   static constexpr unsigned linear_in = 0b01;
   template <class T>
-  CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) { return a / b; }
+  CALX_HOST_DEVICE static constexpr T kernel(const T& a, const T& b) {
+    if constexpr (std::is_floating_point_v<T>)
+      return detail::scalar::divide(a, b);  // on a GPU, one reciprocal per divisor
+    else
+      return a / b;
+  }
   static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0) return -1;
     if (in[1] < 0) detail::trace_error("calx internal: division by a symbolic zero");

@@ -22,9 +22,15 @@ namespace detail {
 
 /// The program codegen runs for values of type `L`: user ops without a kernel that `L` can
 /// take are expanded into their decompositions (float and double run scalar kernels; SIMD
-/// batches run built-in kernels only).
+/// batches and device code run built-in kernels only: a user op's kernel and a cond's
+/// results kernel are host functions).
+#ifdef __CUDA_ARCH__
+template <class Source, class L>
+using lowered_t = expanded_t<Source, expand_for::simd>;
+#else
 template <class Source, class L>
 using lowered_t = expanded_t<Source, std::is_floating_point_v<L> ? expand_for::scalar : expand_for::simd>;
+#endif
 
 /// Output nodes `res` of IR `r`, replayed into `g`, as tracers. A tensor's symbolic zero is
 /// made a node of zeros: a null tracer reads as a scalar (see `unflatten_from`).

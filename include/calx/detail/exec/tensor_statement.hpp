@@ -59,8 +59,15 @@ CALX_HOST_DEVICE CALX_INLINE V zero_of() {
 /// kernel, given where each operand's elements are and where the node's own registers are
 /// (the readers' and writer's `address`): on numbers `results`, on SIMD batches
 /// `results_lanes`, told which operands hold one value per lane.
+/// Host code only: device code runs programs lowered to built-in ops (`lowered_t`; a loop,
+/// which has no decomposition, is refused by name before), so a device instantiation,
+/// which nvcc compiles for a program a host kernel evaluates, never runs.
 template <const auto& IR, std::size_t J, class Get, class Put, int... I>
-CALX_INLINE void results_statement(const Get& get, const Put& put, std::integer_sequence<int, I...>) {
+CALX_HOST_DEVICE CALX_INLINE void results_statement(const Get& get, const Put& put, std::integer_sequence<int, I...>) {
+#ifdef __CUDA_ARCH__
+  (void)get, (void)put;
+  __trap();
+#else
   constexpr node n = IR.nodes[J];
   using V = std::remove_cvref_t<decltype(get(operand_c<IR.operand(J, 0)>{}, 0))>;
   if constexpr (std::is_floating_point_v<V>) {
@@ -90,6 +97,7 @@ CALX_INLINE void results_statement(const Get& get, const Put& put, std::integer_
       k(in, batched, out, lanes);
     }
   }
+#endif
 }
 
 template <const auto& IR, std::size_t J, class Get, class Put>
