@@ -5,8 +5,8 @@
 # needs only the CUDA driver):
 #
 #   cmake -S . -B build-cuda -DCALX_ENABLE_CUDA=ON -DCMAKE_BUILD_TYPE=Release
-#   cmake --build build-cuda -j2 --target test.cuda.vmap_device test.cuda.eval_in_kernel \
-#     test.cuda.tensor_in_kernel test.cuda.divide cuda bench_cuda
+#   cmake --build build-cuda -j2 --target test.cuda.vmap_device test.cuda.vmap_device_control \
+#     test.cuda.eval_in_kernel test.cuda.tensor_in_kernel test.cuda.divide cuda bench_cuda
 #   bash scripts/gpu-run.sh --collect build-cuda gpu-bin     # copies them into gpu-bin/
 #   # on the GPU machine, from the repository's root:
 #   bash scripts/gpu-run.sh gpu-bin [log dir]
@@ -15,7 +15,8 @@
 # benchmark's also to bench.log; exits nonzero if any step failed.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-tests=(test.cuda.vmap_device test.cuda.eval_in_kernel test.cuda.tensor_in_kernel test.cuda.divide)
+tests=(test.cuda.vmap_device test.cuda.vmap_device_control test.cuda.eval_in_kernel test.cuda.tensor_in_kernel
+  test.cuda.divide)
 
 if [[ "${1:-}" == --collect ]]; then
   build=${2:-build-cuda} bin=${3:-gpu-bin}

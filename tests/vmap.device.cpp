@@ -38,6 +38,12 @@ TEST_CASE("vmap over device spans agrees with the SIMD executor (float)", "[vmap
   calx_device_test::run_matrix<float>(check, nullptr);
 }
 
+TEST_CASE("cond and checkpoint over device spans agree with the SIMD executor", "[vmap][device]") {
+  catch_check check;
+  calx_device_test::run_control_flow<double>(check, nullptr);
+  calx_device_test::run_control_flow<float>(check, nullptr);
+}
+
 TEST_CASE("vmap over device spans: lengths are checked", "[vmap][device]") {
   const std::vector<double> a(10, 1.0), b(11, 2.0);
   calx::device_vector<double> da{a}, db{b}, out(10), short_out(9);

@@ -105,6 +105,10 @@ void reverse_mode_needs_op_traits_vjp_or_decomposition_for(graph&, const int*, c
 /// without a kernel device code can call: give it `op_traits<Op>::decomposition`.
 template <class Op>
 void device_code_needs_a_builtin_op_or_op_traits_decomposition_for() {}
+/// The same for a loop (`fori_loop`, `scan`, `while_loop`), which has no device kernel yet
+/// and no decomposition to give it (docs/cuda.md, Limits): run that vmap over host memory.
+template <class Op>
+void device_code_has_no_loops_yet_run_this_vmap_on_host_memory_for() {}
 
 template <class Op>
 constexpr int simplify_thunk(graph& g, int* in) {
@@ -204,6 +208,7 @@ constexpr op_info make_op_info() {
     if constexpr (requires(const double* const* in, double* out) { traits::template results<double>(in, out); }) {
       i.results_f32 = &traits::template results<float>;
       i.results_f64 = &traits::template results<double>;
+      if constexpr (!decomposes) i.no_device_kernel = &device_code_has_no_loops_yet_run_this_vmap_on_host_memory_for<Op>;
     }
     // Without results kernels for SIMD groups, the SIMD loop runs the op's decomposition
     // (a cond or a checkpoint: its branches written out, where the numbers' kernel runs one).
