@@ -54,8 +54,10 @@ int main() {
 
   // [jvp]
   auto [y, tangent] = calx::jvp(f, std::tuple{1.0, 2.0}, std::tuple{1.0, 0.5});
+  // y is data: a tangent for x only (argnums), no zero tangent to pass
+  auto [yx, tx] = calx::jvp(f, std::tuple{1.0, 2.0}, std::tuple{1.0}, calx::argnums<0>);
   // [jvp]
-  std::printf("jvp: value %.6f, tangent %.6f\n", y, tangent);
+  std::printf("jvp: value %.6f, tangent %.6f; in x alone %.6f (value %.6f)\n", y, tangent, tx, yx);
 
   // [vjp]
   auto [y2, pullback] = calx::vjp(f, 1.0, 2.0);
@@ -66,8 +68,10 @@ int main() {
   // [linearize]
   auto [y3, lin] = calx::linearize(f, 1.0, 2.0);
   double t1 = lin(1.0, 0.0), t2 = lin(0.0, 1.0);  // no re-linearization per call
+  auto [y4, lin_x] = calx::linearize(f, calx::argnums<0>, 1.0, 2.0);  // options first
+  double t3 = lin_x(1.0);                                              // x's tangent only
   // [linearize]
-  std::printf("linearize: value %.6f, J = (%.6f, %.6f)\n", y3, t1, t2);
+  std::printf("linearize: value %.6f, J = (%.6f, %.6f); in x alone %.6f (value %.6f)\n", y3, t1, t2, t3, y4);
 
   // [jacobian]
   constexpr auto polar = [](auto r, auto th) { return std::pair{r * calx::cos(th), r * calx::sin(th)}; };

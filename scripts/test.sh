@@ -13,6 +13,8 @@ build_dir=${CALX_BUILD_DIR:-build}
 jobs=${CALX_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # -O2 without -DNDEBUG: optimised like a user's build, with assert() still checked.
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 "$@"
+# CALX_COMPILE_BUDGET: every compile is timed, and the CTest compile_budget checks each
+# translation unit against bench/compile/budget.txt (docs/performance.md).
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 -DCALX_COMPILE_BUDGET=ON "$@"
 cmake --build "$build_dir" --parallel "$jobs"
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error --parallel "$jobs"

@@ -90,6 +90,33 @@ TEST_CASE("linearize with has_aux: (value, linear map, aux)", "[transform][linea
   CHECK(aux == std::tuple{0.25, std::cos(0.5)});
 }
 
+TEST_CASE("linearize with argnums: a map of the named arguments' tangents", "[transform][linearize][argnums]") {
+  // f(x, y) with y as data: lin(tx) is jvp's tangent with ty = 0, bit for bit.
+  const double x = 0.7, y = -1.3;
+  const auto [v, lin] = calx::linearize(f, calx::argnums<0>, x, y);
+  CHECK(v == f(x, y));
+  for (double tx : {1.0, -0.25, 3.0}) CHECK(lin(tx) == calx::jvp(f, std::tuple{x, y}, std::tuple{tx, 0.0}).second);
+  using Lin = decltype(lin);
+  STATIC_REQUIRE(call_returns<Lin, double, double>);
+  STATIC_REQUIRE(!call_returns<Lin, double, double, double>);
+  // Tangents in argnums' order; negative indices; the map holds no tangent input for y.
+  const auto [v2, lin2] = calx::linearize(f, calx::argnums<-1, 0>, x, y);
+  CHECK(lin2(0.5, 2.0) == calx::jvp(f, std::tuple{x, y}, std::tuple{2.0, 0.5}).second);
+  constexpr const auto& ir = tangent_ir(decltype(lin){});
+  STATIC_REQUIRE(std::remove_cvref_t<decltype(ir)>::input_leaves == decltype(lin)::residuals + 1);
+  // has_aux with argnums, in either order; integer data.
+  constexpr auto g = [](auto a, auto n) { return std::pair{calx::sin(a) * n, n + 1}; };
+  const auto [v3, lin3, aux] = calx::linearize(g, calx::argnums<0>, calx::has_aux, 0.5, 3);
+  CHECK(v3 == std::sin(0.5) * 3);
+  CHECK(lin3(2.0) == 2.0 * std::cos(0.5) * 3);
+  CHECK(aux == 4);
+  const auto [v4, lin4, aux4] = calx::linearize(g, calx::has_aux, calx::argnums<0>, 0.5, 3);
+  CHECK(lin4(2.0) == lin3(2.0));
+  (void)v2;
+  (void)v4;
+  (void)aux4;
+}
+
 TEST_CASE("linearize: the map runs only the tangent part, from residuals", "[transform][linearize][ir]") {
   const auto [v, lin] = calx::linearize([](auto x) { return calx::sin(x) * x; }, 0.9);
   // The tangent t (cos x · x + sin x) needs x, sin x and cos x, computed once by

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compile time and peak memory of every example, benchmark and tool translation unit of calx,
-# with g++-12 and clang++-14, as a markdown table. Flags: the benchmarks' (-std=c++20 -O2
+# Compile time and peak memory of every example, benchmark, tool and test translation unit of
+# calx, with g++-12 and clang++-14, as a markdown table (the build's own record of every
+# compile, with the budgets, is the CTest compile_budget: docs/performance.md). Flags: the benchmarks' (-std=c++20 -O2
 # -march=native) plus the constant-evaluation limits calx::calx sets; benchmarks also get
 # Google Benchmark's include path (a system header) and tests/ (bench_user_ops includes
 # tests/_include/user_ops.hpp). Each TU is compiled to an object file once per compiler.
@@ -32,7 +33,7 @@ measure() { # measure <compiler> <limit flag> <source>: "wall s / peak MiB" or "
 }
 
 table="| translation unit | g++-12 | clang++-14 |"$'\n'"|---|---:|---:|"
-for src in "$ROOT"/examples/*.cpp "$ROOT"/bench/*.cpp "$ROOT"/tools/*.cpp; do
+for src in "$ROOT"/examples/*.cpp "$ROOT"/bench/*.cpp "$ROOT"/tools/*.cpp "$ROOT"/tests/*.cpp; do
   rel="${src#"$ROOT"/}"
   g="skipped"
   c="skipped"

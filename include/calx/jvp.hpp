@@ -17,25 +17,30 @@
 CALX_BEGIN_NAMESPACE
 
 /// `calx::jvp(f, std::tuple{x, y}, std::tuple{tx, ty})` is `std::pair{f(x, y), J·(tx, ty)}`.
-/// Tangents have the primals' structure and precision. With `calx::has_aux` as a fourth
-/// argument, `f` returns `std::pair{value, aux}` and the result is
-/// `std::tuple{value, tangent, aux}`.
+/// Tangents have the primals' structure and precision. Options, after the tangents, in any
+/// order:
+/// - `calx::argnums<I...>`: tangents only for the arguments it names, in its order; the
+///   others are data, with no tangent (`calx::jvp(f, std::tuple{x, data}, std::tuple{tx},
+///   calx::argnums<0>)`) and may hold integers;
+/// - `calx::has_aux`: `f` returns `std::pair{value, aux}` and the result is
+///   `std::tuple{value, tangent, aux}`.
 struct jvp_fn {
   template <class F, class P, class T, class... Opts>
   constexpr auto operator()(const F&, const P& primals, const T& tangents, const Opts&...) const {
+    using O = detail::transform_options<Opts...>;
     constexpr bool stateless = detail::stateless_v<F>;
     static_assert(stateless, CALX_MSG_CAPTURES_IN("jvp"));
     constexpr bool tuples = detail::is_tuple_v<P> && detail::is_tuple_v<T>;
     static_assert(!stateless || tuples, CALX_MSG_JVP_TUPLES);
-    constexpr bool options_ok = (std::is_same_v<Opts, has_aux_t> && ...);
-    static_assert(!stateless || !tuples || options_ok, CALX_MSG_BAD_OPTION("jvp"));
-    constexpr bool aux = (std::is_same_v<Opts, has_aux_t> || ...);
-    if constexpr (stateless && tuples && options_ok) {
+    static_assert(!stateless || !tuples || O::valid, CALX_MSG_BAD_OPTION("jvp"));
+    // Without calx::argnums every argument has a tangent.
+    using Argnums = std::conditional_t<(detail::is_argnums<Opts>::value || ...), typename O::argnums, void>;
+    if constexpr (stateless && tuples && O::valid) {
       return std::apply(
           [&](const auto&... x) {
             return std::apply(
                 [&](const auto&... t) {
-                  return compute<F, aux>(std::tuple<const std::remove_cvref_t<decltype(x)>&...>{x...}, t...);
+                  return compute<F, O::aux, Argnums>(std::tuple<const std::remove_cvref_t<decltype(x)>&...>{x...}, t...);
                 },
                 tangents);
           },
@@ -46,22 +51,30 @@ struct jvp_fn {
   }
 
  private:
-  template <class F, bool Aux, class... A, class... TA>
+  template <class F, bool Aux, class Argnums, class... A, class... TA>
   static constexpr auto compute(const std::tuple<const A&...>& primals, const TA&... t) {  // NOLINT
     using namespace detail;
-    constexpr bool no_integers = !(has_integer_v<A> || ...);
-    static_assert(no_integers, CALX_MSG_INTEGER_PRIMAL("jvp"));
-    if constexpr (!no_integers) {
+    using Args = tangent_args<Argnums, A...>;
+    if constexpr (!std::is_void_v<Argnums>) {
+      using Info = typename Args::info;
+      CALX_CHECK_ARGNUMS("jvp", Info);
+    }
+    if constexpr (std::is_void_v<Argnums>) {
+      static_assert(!Args::integers, CALX_MSG_INTEGER_PRIMAL("jvp"));
+    } else if constexpr (Args::info::ok) {
+      static_assert(!Args::integers, CALX_MSG_ARGNUMS_INTEGER("jvp"));
+    }
+    if constexpr (!Args::info::ok || Args::integers) {
       return invalid_program{};
     } else if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
       using C = traced_call<F, A...>;
       using L = typename C::leaf;
-      constexpr bool same = matches<L, A...>::template structure_of<TA...>();
+      constexpr bool same = matches_list<L, typename Args::types>::template structure_of<TA...>();
       static_assert(same, CALX_MSG_TANGENT_STRUCTURE);
       using Split = split_output<typename C::output_tree, Aux>;
       static_assert(!same || Split::valid, CALX_MSG_AUX_PAIR("jvp"));
       if constexpr (same && Split::valid) {
-        using Source = jvp_source<typename C::source, range_spec<0, C::inputs>>;
+        using Source = jvp_source<typename C::source, typename Args::template spec<C>>;
         if constexpr (!rules_found<Source>()) {
           report_missing_rule<Source>();
           return invalid_program{};

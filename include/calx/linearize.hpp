@@ -44,38 +44,79 @@ struct linear_map {
   }
 };
 
-/// `calx::linearize(f, x, y)` is `std::pair{f(x, y), linear_map}`;
-/// `calx::linearize(f, calx::has_aux, x, y)` is `std::tuple{value, linear_map, aux}`.
+namespace detail {
+/// The linear map taking tangents of the arguments `List` (a `type_list`), with leaves `L`.
+template <class State, class Value, class L, class List>
+struct linear_map_of;
+template <class State, class Value, class L, class... A>
+struct linear_map_of<State, Value, L, type_list<A...>> {
+  using type = linear_map<State, Value, rebind_t<A, L>...>;
+};
+template <class State, class Value, class L, class List>
+using linear_map_t = typename linear_map_of<State, Value, L, List>::type;
+}  // namespace detail
+
+/// `calx::linearize(f, x, y)` is `std::pair{f(x, y), linear_map}`. Options come before the
+/// arguments, in any order:
+/// - `calx::argnums<I...>`: the map takes tangents only for the arguments it names, in its
+///   order (`calx::linearize(f, calx::argnums<0>, x, data)` gives `lin(tx)`); the others
+///   are data and may hold integers;
+/// - `calx::has_aux`: the result is `std::tuple{value, linear_map, aux}`.
 struct linearize_fn {
   template <class F, class... A>
-    requires(!(std::is_same_v<A, has_aux_t> || ...))
   constexpr auto operator()(const F&, const A&... a) const {
-    return compute<F, false>(a...);
-  }
-  template <class F, class... A>
-  constexpr auto operator()(const F&, has_aux_t, const A&... a) const {
-    return compute<F, true>(a...);
+    constexpr std::size_t k = leading_options<A...>();
+    const std::tuple<const A&...> all{a...};
+    return [&]<std::size_t... O, std::size_t... I>(std::index_sequence<O...>, std::index_sequence<I...>) {
+      using Opts = detail::transform_options<std::tuple_element_t<O, std::tuple<A...>>...>;
+      using Argnums =
+          std::conditional_t<(detail::is_argnums<std::tuple_element_t<O, std::tuple<A...>>>::value || ...),
+                             typename Opts::argnums, void>;
+      static_assert(Opts::valid, CALX_MSG_BAD_OPTION("linearize"));
+      if constexpr (Opts::valid)
+        return compute<F, Opts::aux, Argnums>(std::get<k + I>(all)...);
+      else
+        return detail::invalid_program{};
+    }(std::make_index_sequence<k>{}, std::make_index_sequence<sizeof...(A) - k>{});
   }
 
  private:
-  template <class F, bool Aux, class... A>
+  /// How many of the first arguments are options (calx::has_aux, calx::argnums<...>).
+  template <class... A>
+  static constexpr std::size_t leading_options() {
+    constexpr bool option[] = {(std::is_same_v<A, has_aux_t> || detail::is_argnums<A>::value)..., false};
+    std::size_t k = 0;
+    while (option[k]) ++k;
+    return k;
+  }
+
+  template <class F, bool Aux, class Argnums, class... A>
   static constexpr auto compute(const A&... a) {
     using namespace detail;
+    using Args = tangent_args<Argnums, A...>;
     constexpr bool stateless = detail::stateless_v<F>;
     static_assert(stateless, CALX_MSG_CAPTURES_IN("linearize"));
     constexpr bool flat_args = !(has_batch_v<A> || ...);
     static_assert(!stateless || flat_args, CALX_MSG_BATCH_PARTIAL("linearize"));
-    constexpr bool no_integers = !(has_integer_v<A> || ...);
-    static_assert(!stateless || !flat_args || no_integers, CALX_MSG_INTEGER_PRIMAL("linearize"));
+    if constexpr (stateless && flat_args && !std::is_void_v<Argnums>) {
+      using Info = typename Args::info;
+      CALX_CHECK_ARGNUMS("linearize", Info);
+    }
+    constexpr bool checked = stateless && flat_args && Args::info::ok;
+    if constexpr (checked && std::is_void_v<Argnums>) {
+      static_assert(!Args::integers, CALX_MSG_INTEGER_PRIMAL("linearize"));
+    } else if constexpr (checked) {
+      static_assert(!Args::integers, CALX_MSG_ARGNUMS_INTEGER("linearize"));
+    }
     // Nested, not joined with &&: the tracing diagnosis must not run (and report again)
     // for a function already refused above.
-    if constexpr (stateless && flat_args && no_integers)
-      return traced<F, Aux>(a...);
+    if constexpr (checked && !Args::integers)
+      return traced<F, Aux, Args>(a...);
     else
       return invalid_program{};
   }
 
-  template <class F, bool Aux, class... A>
+  template <class F, bool Aux, class Args, class... A>
   static constexpr auto traced(const A&... a) {
     using namespace detail;
     if constexpr (diagnose_arguments<A...>() && diagnose_traceable<F, rebind_t<A, tracer>...>()) {
@@ -84,14 +125,14 @@ struct linearize_fn {
       using Split = split_output<typename C::output_tree, Aux>;
       static_assert(Split::valid, CALX_MSG_AUX_PAIR("linearize"));
       if constexpr (Split::valid) {
-        using Full = jvp_source<typename C::source, range_spec<0, C::inputs>>;
+        using Full = jvp_source<typename C::source, typename Args::template spec<C>>;
         if constexpr (!rules_found<Full>()) {
           report_missing_rule<Full>();
           return invalid_program{};
         } else {
           const auto [primal, late] = split_call<Full, C>(a...);
           using V = rebind_t<typename Split::value, L>;
-          const linear_map<std::remove_cvref_t<decltype(late)>, V, rebind_t<A, L>...> lin{late};
+          const linear_map_t<std::remove_cvref_t<decltype(late)>, V, L, typename Args::types> lin{late};
           if constexpr (Aux)
             return std::tuple{V(primal.first), lin, primal.second};
           else

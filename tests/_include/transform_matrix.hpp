@@ -162,6 +162,12 @@ void run(const char* name) {
                  sizeof(T) == 8 ? "double" : "float", worst<T>);
 }
 
+/// `run` on the function objects themselves (F and R deduced without their const).
+template <class T, class F, class R>
+void run(const F&, const R&, const char* name) {
+  run<T, F, R>(name);
+}
+
 }  // namespace calx_test::matrix
 
 #endif  // CALX_TESTS_TRANSFORM_MATRIX_HPP

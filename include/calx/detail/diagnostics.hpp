@@ -167,8 +167,9 @@
   "calx::argnums, or pass it as a float or double to differentiate it"
 #define CALX_MSG_INTEGER_PRIMAL(api)                                                           \
   "calx::" api ": a primal has integer values; " api " differentiates every primal, and integers " \
-  "are never differentiated. Wrap the function in a lambda that takes the integer as a fixed "     \
-  "argument (or use calx::grad / calx::jacfwd with calx::argnums)"
+  "are never differentiated. Name the arguments to differentiate with calx::argnums<...> (jvp, "  \
+  "linearize, grad, jacfwd, jacrev take it), or wrap the function in a lambda that takes the "      \
+  "integer as a fixed argument"
 #define CALX_MSG_ARGNUMS_UNIQUE(api) "calx::" api ": calx::argnums names the same argument twice"
 #define CALX_MSG_BAD_OPTION(api)                                                               \
   "calx::" api ": unknown option; the options are calx::argnums<...> and calx::has_aux"
@@ -176,7 +177,8 @@
   "calx::" api ": with calx::has_aux the function must return std::pair{value, aux}"
 #define CALX_MSG_TANGENT_STRUCTURE                                                             \
   "calx::jvp: the tangents must have the same structure and precision as the primals "         \
-  "(one tangent per primal, std::tuple{tx, ty} for std::tuple{x, y})"
+  "(one tangent per primal, std::tuple{tx, ty} for std::tuple{x, y}; with calx::argnums, one "   \
+  "per argument it names, in its order)"
 #define CALX_MSG_JVP_TUPLES                                                                    \
   "calx::jvp(f, primals, tangents): primals and tangents are std::tuple{...} of the arguments, " \
   "e.g. calx::jvp(f, std::tuple{x, y}, std::tuple{tx, ty})"
@@ -184,8 +186,8 @@
   "calx::vjp: the pullback takes one cotangent with the structure and precision of the "       \
   "function's output (a scalar for a scalar function)"
 #define CALX_MSG_LINEAR_TANGENT_STRUCTURE                                                      \
-  "calx::linearize: the linear map takes one tangent per primal, each with the primal's "       \
-  "structure and precision"
+  "calx::linearize: the linear map takes one tangent per primal (with calx::argnums, per "      \
+  "argument it names, in its order), each with the primal's structure and precision"
 
 #define CALX_MSG_IN_AXES                                                                       \
   "calx::vmap: calx::in_axes takes one entry per argument (or one for all), each 0 (batched "    \

@@ -54,19 +54,6 @@ constexpr bool diagnose_derivative() {
   return false;
 }
 
-/// Whether argnums `Info` (checked) names an argument with an integer leaf.
-template <class Info, class... A>
-constexpr bool picks_integers() {
-  if constexpr (!Info::ok) {
-    return false;
-  } else {
-    constexpr bool ints[] = {has_integer_v<A>..., false};
-    for (std::size_t k : Info::picks)
-      if (ints[k]) return true;
-    return false;
-  }
-}
-
 template <class T>
 struct is_whole_leaf : std::bool_constant<traced_whole<T>> {};
 

@@ -11,6 +11,7 @@
 #include <calx/detail/call/run.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/passes/sources.hpp>
+#include <calx/detail/type_list.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
@@ -129,6 +130,53 @@ struct wrt_spec {
 
 template <std::size_t K, class... A>
 using arg_at_t = std::remove_cvref_t<std::tuple_element_t<K, std::tuple<A...>>>;
+
+/// Whether argnums `Info` (checked) names an argument with an integer leaf.
+template <class Info, class... A>
+constexpr bool picks_integers() {
+  if constexpr (!Info::ok) {
+    return false;
+  } else {
+    constexpr bool ints[] = {has_integer_v<A>..., false};
+    for (std::size_t k : Info::picks)
+      if (ints[k]) return true;
+    return false;
+  }
+}
+
+/// The arguments that jvp and linearize take tangents for: every one (`Argnums` is void), or
+/// those `calx::argnums` picks, in its order (the others are data: no tangent, no zeros).
+template <class Argnums, class... A>
+struct tangent_args {
+  using info = argnums_info<Argnums, sizeof...(A)>;
+  static constexpr bool integers = picks_integers<info, A...>();
+  template <std::size_t... P>
+  static auto pick(std::index_sequence<P...>) -> type_list<arg_at_t<info::picks[P], A...>...>;
+  struct lazy_types {
+    using type = decltype(pick(std::make_index_sequence<info::picks.size()>{}));
+  };
+  /// The tangents' argument types (none when argnums is invalid, which is reported).
+  using types = typename std::conditional_t<info::ok, lazy_types, type_identity<type_list<>>>::type;
+  /// The flat input positions of those arguments in call `C`.
+  template <class C>
+  using spec = wrt_spec<C, info>;
+};
+template <class... A>
+struct tangent_args<void, A...> {
+  struct info {
+    static constexpr bool ok = true;
+  };
+  static constexpr bool integers = (has_integer_v<A> || ...);
+  using types = type_list<A...>;
+  template <class C>
+  using spec = range_spec<0, C::inputs>;
+};
+
+/// `matches<L, A...>` over the types of a `type_list`.
+template <class L, class List>
+struct matches_list;
+template <class L, class... A>
+struct matches_list<L, type_list<A...>> : matches<L, A...> {};
 
 /// What grad returns for argnums `Info` on arguments `A...` with leaves `L`: the picked
 /// argument's structure, or a std::tuple of them for several argnums.

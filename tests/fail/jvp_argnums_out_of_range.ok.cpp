@@ -1,0 +1,10 @@
+// The fix: indices 0 .. n-1 (here the last argument, 1).
+#include <calx/calx.hpp>
+
+#include <tuple>
+
+int main() {
+  auto f = [](auto x, auto y) { return x * y; };
+  auto r = calx::jvp(f, std::tuple{1.0, 2.0}, std::tuple{1.0}, calx::argnums<1>);
+  (void)r;
+}
