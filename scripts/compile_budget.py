@@ -17,7 +17,7 @@ Two commands:
       its budget: the line for it in the budget file, else the default for its folder (the
       standards: tests 45 s / 2048 MiB, examples, benchmarks and tools 20 s / 1536 MiB).
       Exits 1, naming the TU, its cost and its budget, when one is over (beyond the noise
-      allowance, NOISE below, 15% for g++ and clang, 35% for nvcc); prints every TU,
+      allowance, NOISE below: 1.6x CPU time, 3% memory); prints every TU,
       most expensive first, and those above the standard budget even where a recorded one
       allows them.
 
@@ -35,15 +35,18 @@ import time
 # Standard budgets by the TU's first folder: (CPU seconds, MiB).
 DEFAULTS = {"tests": (45.0, 2048), "examples": (20.0, 1536), "bench": (20.0, 1536), "tools": (20.0, 1536)}
 
-# What one compile's cost varies by between two builds of the same tree on CI's machine (2
-# vCPUs, one compile per core), as (CPU time, peak memory) factors: g++ and clang CPU time
-# by up to 15% (measured, g++ 12: control-flow.cpp 82.7 / 89.9 / 81.9 s, a fuzz program
-# 23.6 / 27.4 s), nvcc's by up to 35% (vmap_device.cu 43.1 / 48.2 / 57.9 s: nvcc runs
-# several programs, the host compiler among them), peak memory by about 1%. A TU fails only
-# beyond its budget by more than this; within it, it is reported. Without the allowance a TU
-# near its budget would fail one build in a few.
-NOISE = {"gnu": (1.15, 1.03), "clang": (1.15, 1.03), "nvcc": (1.35, 1.03)}
-DEFAULT_NOISE = (1.15, 1.03)
+# What one compile's cost varies by between builds of the same tree on CI's machine, as
+# (CPU time, peak memory) factors. It is a shared virtual machine with 2 vCPUs, and the
+# build runs one compile on each: a compile's CPU time depends on what runs beside it (the
+# other compile, other tenants of the host). Measured
+# (fresh-clone CI and local builds, same tree): grad.laws.exponential.cpp 55.0, 71.1 and
+# 86.6 s with g++; op_traits.user.cpp 135, 143 and 157 s; nvcc's vmap_device.cu 43.1, 48.2,
+# 57.9 and 57.3 s. Peak memory does not move (1462 MiB in all three). So CPU time is a
+# coarse guard (a TU fails beyond 1.6x its budget: a doubling is caught, noise is not) and
+# memory the fine one (3%), and the standard is met only when a TU is within it, which the
+# check reports.
+NOISE = {"gnu": (1.6, 1.03), "clang": (1.6, 1.03), "nvcc": (1.6, 1.03)}
+DEFAULT_NOISE = (1.6, 1.03)
 
 
 def compiler_family(command):
@@ -168,14 +171,15 @@ def selftest():
     source = os.path.join(root, "tests", "jvp.cpp")
     cases = [  # (CPU s, MiB, budget file line, expected exit status)
         (30.0, 500, "", 0),  # within the standard
-        (50.0, 500, "", 0),  # above it, within the noise allowance: reported only
-        (60.0, 500, "", 1),  # beyond the allowance
-        (30.0, 2200, "", 1),  # memory beyond the allowance
-        (60.0, 500, "tests/jvp.cpp gnu 55 2048  # recorded", 0),  # a recorded budget
-        (60.0, 500, "tests/jvp.cpp clang 55 2048  # another compiler's", 1),
-        (60.0, 500, "tests/jvp.cpp * 55 2048  # every compiler's", 0),
-        (58.0, 500, "", 0, "nvcc"),  # nvcc's wider allowance (35%)
-        (62.0, 500, "", 1, "nvcc"),
+        (70.0, 500, "", 0),  # above it, within the noise allowance (1.6x): reported only
+        (75.0, 500, "", 1),  # beyond the allowance
+        (30.0, 2200, "", 1),  # memory beyond the allowance (3%)
+        (30.0, 2100, "", 0),  # memory within it
+        (100.0, 500, "tests/jvp.cpp gnu 65 2048  # recorded", 0),  # a recorded budget
+        (100.0, 500, "tests/jvp.cpp clang 65 2048  # another compiler's", 1),
+        (100.0, 500, "tests/jvp.cpp * 65 2048  # every compiler's", 0),
+        (70.0, 500, "", 0, "nvcc"),
+        (75.0, 500, "", 1, "nvcc"),
     ]
     failures = 0
     for cpu, mib, line, want, *compiler in cases:
