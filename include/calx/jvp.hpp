@@ -33,14 +33,12 @@ struct jvp_fn {
     constexpr bool tuples = detail::is_tuple_v<P> && detail::is_tuple_v<T>;
     static_assert(!stateless || tuples, CALX_MSG_JVP_TUPLES);
     static_assert(!stateless || !tuples || O::valid, CALX_MSG_BAD_OPTION("jvp"));
-    // Without calx::argnums every argument has a tangent.
-    using Argnums = std::conditional_t<(detail::is_argnums<Opts>::value || ...), typename O::argnums, void>;
     if constexpr (stateless && tuples && O::valid) {
       return std::apply(
           [&](const auto&... x) {
             return std::apply(
                 [&](const auto&... t) {
-                  return compute<F, O::aux, Argnums>(std::tuple<const std::remove_cvref_t<decltype(x)>&...>{x...}, t...);
+                  return compute<F, O::aux, typename O::tangent_argnums>(std::tuple<const std::remove_cvref_t<decltype(x)>&...>{x...}, t...);
                 },
                 tangents);
           },

@@ -69,12 +69,9 @@ struct linearize_fn {
     const std::tuple<const A&...> all{a...};
     return [&]<std::size_t... O, std::size_t... I>(std::index_sequence<O...>, std::index_sequence<I...>) {
       using Opts = detail::transform_options<std::tuple_element_t<O, std::tuple<A...>>...>;
-      using Argnums =
-          std::conditional_t<(detail::is_argnums<std::tuple_element_t<O, std::tuple<A...>>>::value || ...),
-                             typename Opts::argnums, void>;
       static_assert(Opts::valid, CALX_MSG_BAD_OPTION("linearize"));
       if constexpr (Opts::valid)
-        return compute<F, Opts::aux, Argnums>(std::get<k + I>(all)...);
+        return compute<F, Opts::aux, typename Opts::tangent_argnums>(std::get<k + I>(all)...);
       else
         return detail::invalid_program{};
     }(std::make_index_sequence<k>{}, std::make_index_sequence<sizeof...(A) - k>{});

@@ -219,6 +219,8 @@ struct first_of<Pred, Default, T, R...>
 template <class... Opts>
 struct transform_options {
   using argnums = typename first_argnums<Opts...>::type;
+  /// What jvp and linearize take tangents for: the given argnums, else void (every argument).
+  using tangent_argnums = std::conditional_t<(is_argnums<Opts>::value || ...), argnums, void>;
   static constexpr bool aux = (std::is_same_v<Opts, has_aux_t> || ...);
   static constexpr bool valid = ((std::is_same_v<Opts, has_aux_t> || is_argnums<Opts>::value) && ...) &&
                                 (std::size_t{0} + ... + std::size_t{is_argnums<Opts>::value}) <= 1;
