@@ -2,11 +2,11 @@
 /// @brief User-defined ops (a specialisation of calx::op_traits in the user's own code):
 /// softplus (a decomposition only), logaddexp (its own kernel and vjp, no SIMD kernel or jvp
 /// rule), softabs (a user op whose decomposition calls a user op). Each is one IR node; each
-/// rule is the op's own, else the transform of its decomposition; every transform of the
-/// matrix agrees with the same function written with built-in ops, in float and double.
+/// rule is the op's own, else the transform of its decomposition. Each op under the
+/// transform matrix is a translation unit of its own, for the compile-time budget
+/// (docs/testing.md): tests/op_traits.user.<op>.cpp.
 
 #include <_include/ir_inspect.hpp>
-#include <_include/transform_matrix.hpp>
 #include <_include/user_ops.hpp>
 
 #include <calx/calx.hpp>
@@ -15,12 +15,8 @@
 
 #include <cmath>
 #include <string>
-#include <type_traits>
 
 namespace {
-
-template <class L>
-using type_of = std::remove_const_t<L>;
 
 using calx::detail::batch_kernel;
 using calx::detail::describe;
@@ -81,11 +77,4 @@ TEST_CASE("which path ran: logaddexp's own vjp in reverse mode, its decompositio
   const auto s = calx::trace(calx::grad(user::f_softplus, calx::argnums<0, 1>), 1.0, 2.0);
   CHECK(calx_test::count_named(s.ir, "softplus") == 0);
   CHECK(calx_test::count_named(s.ir, "exp") >= 1);
-}
-
-TEMPLATE_TEST_CASE("user ops under the transform matrix", "[op_traits][user][matrix]", float, double) {
-  using namespace calx_test::matrix;
-  run<TestType, type_of<decltype(user::f_softplus)>, type_of<decltype(user::r_softplus)>>("softplus");
-  run<TestType, type_of<decltype(user::f_logaddexp)>, type_of<decltype(user::r_logaddexp)>>("logaddexp");
-  run<TestType, type_of<decltype(user::f_softabs)>, type_of<decltype(user::r_softabs)>>("softabs");
 }

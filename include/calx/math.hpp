@@ -87,6 +87,37 @@ template <class Op, class X, class... Axis>
 constexpr auto tensor_reduce(const X& x, const Axis&... axis);
 template <class A>
 concept tensor_operand = tensor_type<A> || trace_operand<A>;
+
+/// Reports a mask used as a number by op `Op` (`Operands`: the call's operand types, so
+/// that the check waits for a call): one message. The caller goes on with the mask as 1 or
+/// 0 (`mask_as_number`), so that tracing completes and adds no error. g++ reports a failed
+/// static_assert in a function again each time a constant expression evaluates it, so there
+/// it sits in a class named in `sizeof`; clang cannot evaluate that `sizeof`, but reports a
+/// function's once.
+template <class Op, class... Operands>
+struct mask_used_as_number_by {
+  static_assert(always_false_v<Op>, CALX_MSG_MASK_AS_NUMBER);
+};
+template <class Op, class... Operands>
+constexpr void mask_used_as_number() {
+#if defined(__clang__)
+  static_assert(always_false_v<mask_used_as_number_by<Op, Operands...>>, CALX_MSG_MASK_AS_NUMBER);
+#else
+  (void)sizeof(mask_used_as_number_by<Op, Operands...>);
+#endif
+}
+/// A traced mask as the number 1 or 0; any other operand as it is. Return types are
+/// declared, so that a requires-expression on a call with a mask does not instantiate the
+/// call (the call is well-formed: it is reported when made).
+template <class X>
+using number_of_t = std::conditional_t<std::same_as<X, bool_tracer>, tracer, X>;
+template <class X>
+constexpr number_of_t<X> mask_as_number(const X& x) {
+  if constexpr (std::same_as<X, bool_tracer>)
+    return emit<where_op>(x, 1.0, 0.0);
+  else
+    return x;
+}
 }  // namespace detail
 
 /// A real operand of a traced expression: a tracer or a plain number.
@@ -101,6 +132,14 @@ struct op_fn {
     requires(detail::arity_matches_v<Op, A...> && ((!std::same_as<A, bool_tracer>) && ...))
   CALX_HOST_DEVICE constexpr detail::apply_result_t<Op, A...> operator()(const A&... a) const {
     return detail::apply<Op>(a...);
+  }
+  /// A traced mask where the op takes a number: one message (see mask_used_as_number).
+  template <class... A>
+    requires(detail::arity_matches_v<Op, A...> && (std::same_as<A, bool_tracer> || ...) &&
+             ((trace_operand<A> || std::same_as<A, bool_tracer>) && ...))
+  constexpr detail::apply_result_t<Op, detail::number_of_t<A>...> operator()(const A&... a) const {
+    detail::mask_used_as_number<Op, A...>();
+    return detail::apply<Op>(detail::mask_as_number(a)...);
   }
   /// On tensors (and scalars beside them): elementwise, with NumPy broadcasting.
   template <detail::tensor_operand... A>
@@ -129,12 +168,13 @@ struct where_fn {
   constexpr auto operator()(const C& c, const A& a, const B& b) const {
     return detail::tensor_apply<where_op>(c, a, b);
   }
+  /// A plain predicate may be any integer: `a & b` on plain bools is an int.
   template <class C, real_operand A, real_operand B>
-    requires(std::same_as<C, bool_tracer> || std::same_as<C, bool>)
+    requires(std::same_as<C, bool_tracer> || std::integral<C>)
   CALX_HOST_DEVICE constexpr detail::apply_result_t<where_op, C, A, B> operator()(const C& c, const A& a,
                                                                                  const B& b) const {
     if constexpr (traced<C> || traced<A> || traced<B>) {
-      if constexpr (std::same_as<C, bool>) {
+      if constexpr (std::integral<C>) {
         detail::graph* g = detail::common_graph(a, b);
         int id = c ? detail::operand_id(g, a) : detail::operand_id(g, b);
         return detail::apply_result_t<where_op, C, A, B>(tracer{id < 0 ? nullptr : g, id});

@@ -85,6 +85,9 @@ struct gt_op {};
 struct ge_op {};
 struct eq_op {};
 struct ne_op {};
+struct and_op {};
+struct or_op {};
+struct not_op {};
 struct where_op {};
 struct stop_gradient_op {};
 struct batch_sum_op {};
@@ -120,7 +123,7 @@ using builtin_ops =
     type_list<input_op, constant_op, get_op, add_op, sub_op, mul_op, div_op, neg_op, pow_op, exp_op, log_op,
               log1p_op, expm1_op, sqrt_op, rsqrt_op, exp2_op, log2_op, log10_op, cbrt_op, sin_op, cos_op, tan_op,
               tanh_op, sigmoid_op, abs_op, sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op,
-              ge_op, eq_op, ne_op, where_op, stop_gradient_op, batch_sum_op, broadcast_op, batch_size_op>;
+              ge_op, eq_op, ne_op, and_op, or_op, not_op, where_op, stop_gradient_op, batch_sum_op, broadcast_op, batch_size_op>;
 
 /// The built-in ops defined by a decomposition (declared above), for tools that list every
 /// op calx ships (tools/op_coverage.cpp writes docs/ops.md from both lists).

@@ -6,6 +6,7 @@
 
 #include <calx/ops/tensor_contractions.hpp>
 #include <calx/ops/tensor_layout.hpp>
+#include <calx/ops/tensor_logical.hpp>
 #include <calx/ops/tensor_reductions.hpp>
 #include <calx/tensor_type.hpp>
 

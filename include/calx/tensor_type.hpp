@@ -204,6 +204,15 @@ constexpr graph* tensor_graph(const A&... a) {
 }
 
 /// Elementwise `Op` on tensors and scalars, broadcast (docs/tensors.md).
+/// Whether an operand of `Op` that takes a number is a mask tensor.
+template <class Op, class... A>
+constexpr bool mask_where_number() {
+  unsigned i = 0;
+  bool bad = false;
+  ((bad = bad || (is_mask_tensor<A>() && ((mask_operands_v<Op> >> i) & 1u) == 0), ++i), ...);
+  return bad;
+}
+
 template <class Op, class... A>
 constexpr auto tensor_apply(const A&... a) {
   using T = tensor_value_t<A...>;
@@ -211,7 +220,10 @@ constexpr auto tensor_apply(const A&... a) {
   constexpr bool mask = result_v<Op> == value_kind::boolean;
   using R = tensor_of_t<std::conditional_t<mask, bool, T>, common_shape_of<A...>>;
   graph* g = tensor_graph(a...);
-  if constexpr (!operands_broadcast<A...>()) {
+  if constexpr (mask_where_number<Op, A...>()) {
+    mask_used_as_number<Op, A...>();
+    return R{};  // zeros stand in: the message is the only error
+  } else if constexpr (!operands_broadcast<A...>()) {
     report_broadcast<A...>();
     return R{};  // zeros stand in: the message is the only error
   } else if constexpr ((traced<A> || ...)) {  // beside a traced scalar: always recorded

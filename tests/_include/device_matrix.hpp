@@ -55,7 +55,9 @@ inline constexpr auto transcendental = [](auto x) {
          calx::cos(3.0 * x);
 };
 inline constexpr auto select = [](auto x, auto y) {
-  return calx::where(x > y, x * y, calx::min(x, y) - 0.5 * calx::max(x, y)) + calx::abs(x - y);
+  // A combined mask (issue 30): the and, or and not ops run in device code too.
+  return calx::where(((x > y) && !(x < -1.0)) || (y > 2.0), x * y, calx::min(x, y) - 0.5 * calx::max(x, y)) +
+         calx::abs(x - y);
 };
 inline constexpr auto three = [](auto x, auto y, auto z) { return x * y + z / (1.0 + y * y) - calx::sqrt(x * x + z * z); };
 // calx::cond (one IR node, its branches sub-programs): on the device, as in the SIMD loop,

@@ -570,7 +570,7 @@ struct interval {
 /// `where` and `comparison` are also calx/ops/selection.hpp's: where, and where with each
 /// comparison as its predicate, in TUs of their own (grad.laws.selection.where.cpp,
 /// grad.laws.selection.comparison.cpp) to keep each TU's compile time down.
-enum class family { arithmetic, exponential, trigonometric, special, selection, where, comparison };
+enum class family { arithmetic, exponential, trigonometric, special, selection, where, comparison, mask };
 
 /// One differentiable primitive. `Fn` is the calx function under test (stateless, N
 /// scalar arguments, scalar result); `Fd` has the same derivative and is what finite
@@ -672,6 +672,13 @@ inline constexpr auto rows = std::make_tuple(
     row(family::comparison, "where(eq)", [](auto a, auto b) { return calx::where(a == b, a, a * b); }, sym3, sym3,
         apart),
     row(family::comparison, "where(ne)", [](auto a, auto b) { return calx::where(a != b, a * b, b); }, sym3, sym3,
+        apart),
+    // Masks combined (issue 30): each switches where a = b only, which `apart` keeps away.
+    row(family::mask, "where(and)", [](auto a, auto b) { return calx::where((a < b) && !(b < a), a * b, a - b); },
+        sym3, sym3, apart),
+    row(family::mask, "where(or)", [](auto a, auto b) { return calx::where((a > b) || (a == b), calx::sin(a), b * b); },
+        sym3, sym3, apart),
+    row(family::mask, "where(not)", [](auto a, auto b) { return calx::where(!(a >= b), a, a * b); }, sym3, sym3,
         apart));
 
 inline constexpr std::size_t row_count = std::tuple_size_v<std::remove_cvref_t<decltype(rows)>>;

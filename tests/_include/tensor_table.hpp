@@ -79,6 +79,17 @@ void for_table(Check check) {
   }(std::make_index_sequence<op_table_size>{});
 }
 
+/// The same for part `Part` of `Parts` of the table (functions [Part * size / Parts,
+/// (Part + 1) * size / Parts)): a test over the table split into translation units of
+/// their own, for the compile-time budget (docs/testing.md).
+template <std::size_t Part, std::size_t Parts, class Check>
+void for_table_part(Check check) {
+  constexpr std::size_t first = Part * op_table_size / Parts, last = (Part + 1) * op_table_size / Parts;
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (check(std::integral_constant<std::size_t, first + K>{}), ...);
+  }(std::make_index_sequence<last - first>{});
+}
+
 }  // namespace calx_test
 
 #endif  // CALX_TESTS_TENSOR_TABLE_HPP

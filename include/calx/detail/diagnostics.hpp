@@ -7,9 +7,16 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #define CALX_MSG_BRANCH_ON_TRACER                                                              \
-  "calx: a traced comparison was used as a bool (an if, ?:, &&, || or std::max on a traced "   \
-  "value). calx traces the function once at compile time, so it cannot branch on values: "     \
-  "use calx::where(cond, a, b) to select, and calx::min / calx::max instead of std::min / std::max"
+  "calx: a traced comparison was used as a bool (an if, ?:, std::max on a traced value, or "    \
+  "&& / || between a mask and a number). calx traces the function once at compile time, so it " \
+  "cannot branch on values: use calx::where(cond, a, b) to select, calx::min / calx::max "      \
+  "instead of std::min / std::max, and &&, ||, ! between masks"
+
+#define CALX_MSG_MASK_AS_NUMBER                                                                \
+  "calx: a mask (what a comparison gives) is used as a number, by the op named in the template " \
+  "argument above. A mask is true or false, not 1 or 0: select with calx::where(mask, a, b) "   \
+  "(calx::where(mask, 1.0, 0.0) gives 1 or 0), and combine masks with &, |, ! "                 \
+  "(calx::logical_and, calx::logical_or, calx::logical_not)"
 
 #define CALX_MSG_STD_MATH                                                                      \
   "calx: a traced value (calx::tracer) is used where a plain double is needed, most often by a "  \

@@ -10,6 +10,7 @@
 #include <calx/ops/exponential.hpp>
 #include <calx/ops/hyperbolic.hpp>
 #include <calx/ops/inverse_trigonometric.hpp>
+#include <calx/ops/logical.hpp>
 #include <calx/ops/powers.hpp>
 #include <calx/ops/reduction.hpp>
 #include <calx/ops/selection.hpp>

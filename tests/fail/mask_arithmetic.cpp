@@ -1,0 +1,9 @@
+// Arithmetic on a traced comparison: a mask is true or false, not 1 or 0.
+// EXPECT: a mask \(what a comparison gives\) is used as a number
+#include <calx/calx.hpp>
+
+int main() {
+  auto f = [](auto x) { return x * (x > 0.0); };  // NumPy would promote the mask to 0/1
+  auto p = calx::trace(f, 1.0);
+  (void)p;
+}
