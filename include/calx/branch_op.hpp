@@ -216,13 +216,11 @@ struct op_traits<detail::branch_op<detail::type_list<S...>>> : detail::branch_ru
   static constexpr auto result_dims = &detail::branch_result_dims<S0>;
 
   // Numbers: the branch taken, its program on the operands in place, its results to the
-  // tuple's values.
-  template <class T>
-  static void results(const T* const* in, T* out) {
-    const std::size_t k = p == 1 && in[0][0] == T(0) ? 1 : 0;
-    std::size_t j = 0;
-    (run_on_numbers<detail::program_for_v<S, T>>(k == j++, in + p, out), ...);
-  }
+  // tuple's values (detail/exec/results_kernel.hpp, `run_branch`); SIMD groups run the
+  // decomposition.
+  static constexpr detail::results_kernel_info results_kernel{
+      detail::results_kind::branch, 0, 0, 0, 0, false, false, static_cast<int>(sizeof...(S)),
+      &detail::scalar_programs<S...>, nullptr};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {programs_text(false), programs_text(true)};
@@ -230,14 +228,6 @@ struct op_traits<detail::branch_op<detail::type_list<S...>>> : detail::branch_ru
   }
 
  private:
-  template <const auto& P, class T>
-  static void run_on_numbers(bool taken, const T* const* in, T* out) {
-    if (!taken) return;
-    using IRT = std::remove_cvref_t<decltype(P)>;
-    std::array<T*, IRT::output_leaves == 0 ? 1 : IRT::output_leaves> o{};
-    for (std::size_t k = 0; k < IRT::output_leaves; ++k) o[k] = out + P.output_offset[k];
-    detail::evaluate<P>(in, o.data());
-  }
   static std::string programs_text(bool single) {
     if constexpr (sizeof...(S) == 1)
       return detail::nested_programs_text<S...>({"body"}, single);

@@ -16,6 +16,7 @@
 #include <calx/detail/call/run.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/exec/loop_kernels.hpp>
+#include <calx/detail/exec/results_kernel.hpp>
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/passes/autodiff.hpp>
 #include <calx/detail/passes/expand.hpp>
@@ -225,33 +226,6 @@ constexpr bool any_nonzero(const int* ids, std::size_t count) {
   return false;
 }
 
-/// Where the operands and results of calx's loop ops sit, by group, for N carries, X
-/// per-step inputs and Y per-step outputs: the one place their rules and kernels read
-/// offsets from (member k of a group at `group + k`). `Kept`: a primal loop that keeps its
-/// carries (one more result), a reverse loop that reads them (one more operand).
-///
-///   loop_op      operands (lower, upper, c[N], x[X])                          results (c[N], y[Y], [kept])
-///   loop_vjp_op  operands (lower, upper, c[N], x[X], [kept], ct_c[N], ct_y[Y])  results (ct_c[N], ct_x[X])
-///   while_op     operands (c[N])                                              results (c[N])
-///
-/// A derivative loop is a loop of a step with each group doubled, primals then tangents:
-/// the forward-mode loop has results (c, dc, y, dy), the forward mode of a reverse loop
-/// (ct_c, ct_dc, ct_x, ct_dx): `tangent_of_c`, `tangent_of_y` and `of_x` name where the
-/// results that the rules read sit there.
-template <std::size_t N, std::size_t X = 0, std::size_t Y = 0, bool Kept = false>
-struct loop_slots {
-  // loop_op's operands; loop_vjp_op's begin the same.
-  static constexpr std::size_t lower = 0, upper = 1, c = 2, x = c + N, arity = x + X;
-  // loop_vjp_op's after them.
-  static constexpr std::size_t kept = arity, ct_c = kept + (Kept ? 1 : 0), ct_y = ct_c + N, vjp_arity = ct_y + Y;
-  // loop_op's results, and loop_vjp_op's.
-  static constexpr std::size_t out_c = 0, out_y = N, out_kept = N + Y, outputs = N + Y + (Kept ? 1 : 0);
-  static constexpr std::size_t out_ct_c = 0, out_ct_x = N, vjp_outputs = N + X;
-  // Where a doubled loop's results hold what a rule of this one reads.
-  static constexpr std::size_t tangent_of_c = N, tangent_of_y = 2 * N + Y;  // forward-mode loop
-  static constexpr std::size_t ct_of_c = 0, ct_of_x = 2 * N;                // forward mode of a reverse loop
-};
-
 /// Appends the operands of a doubled group to `in`: `count` primals from `p`, then their
 /// tangents (or other partners) from `t`, a symbolic zero as zeros of its primal's shape.
 constexpr void add_pairs(operand_list& in, graph& g, const int* p, const int* t, std::size_t count) {
@@ -428,6 +402,38 @@ constexpr shape loop_result_dims(int k) {
   return stacked_dims(L * (stored == 0 ? 1 : stored), shape{});
 }
 
+/// Program k of `Programs...` for code generation on numbers or (`simd`) SIMD batches: a
+/// descriptor's `results_kernel_info::program`.
+template <class... Programs>
+constexpr program_view step_programs(int k, bool simd) {
+  program_view v{};
+  int j = 0;
+  auto pick = [&]<class P>() {
+    if (j++ == k) v = simd ? view_of(program_for_v<P, xsimd::batch<double>>) : view_of(program_for_v<P, double>);
+  };
+  (pick.template operator()<Programs>(), ...);
+  return v;
+}
+
+/// Program k of `Programs...` on numbers only (a branch op's: SIMD groups run its
+/// decomposition, so no SIMD program of a branch is made).
+template <class... Programs>
+constexpr program_view scalar_programs(int k, bool) {
+  program_view v{};
+  int j = 0;
+  auto pick = [&]<class P>() {
+    if (j++ == k) v = view_of(program_for_v<P, double>);
+  };
+  (pick.template operator()<Programs>(), ...);
+  return v;
+}
+
+/// The carry store `Store::value` of step program `S` with N carries, as a view.
+template <class Store, class S, std::size_t N>
+constexpr store_view carry_store_of() {
+  return {Store::value.slot.data(), materialized<S>::value.input_offset[1 + N] - 1, Store::value.count};
+}
+
 /// A reverse loop's result shapes: the cotangents of the N carries, then of the X per-step
 /// inputs stacked over L steps (`S`'s inputs after the index).
 template <class S, std::size_t N, std::size_t L>
@@ -454,26 +460,11 @@ struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N
   static constexpr auto result_dims = &detail::loop_result_dims<S, N, X, Y, L, Keep>;
 
   // Operands and results: see loop_slots. A result's elements: those of the carries
-  // (the flat layout `loop_layout`), then the stacked per-step outputs, then the kept carries.
-  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, at::arity>& in,
-                                            const detail::lane_values<V>& out) {
-    constexpr const auto& step = detail::program_for_v<source, V>;
-    using lay = detail::loop_layout<step, N, X, Y>;
-    V c[lay::C];
-    detail::gather_carries<lay, N, 0>(c, in.data() + at::c);
-    const V lo = detail::trip_bound(in[at::lower][0]), hi = detail::trip_bound(in[at::upper][0]);
-    detail::loop_forward<step, N, X, Y, L, Keep, store::value>(c, in.data() + at::x, out, detail::trip_range_of(lo, hi),
-                                                               lo, hi);
-    detail::each<lay::C>([&](std::size_t f) { out.set(f, c[f]); });
-  };
-  template <class T>
-  static void results(const T* const* in, T* out) {
-    detail::run_results<T, at::arity>(kernel, in, out);
-  }
-  template <class T>
-  static void results_lanes(const T* const* in, const bool* batched, T* out, int lanes) {
-    detail::run_results_lanes<T, at::arity>(kernel, in, batched, out, lanes);
-  }
+  // (the flat layout `loop_layout`), then the stacked per-step outputs, then the kept carries
+  // (detail/exec/results_kernel.hpp, `run_loop`).
+  static constexpr detail::results_kernel_info results_kernel{
+      detail::results_kind::loop, N, X, Y, L, Keep, true, 1, &detail::step_programs<S>,
+      &detail::carry_store_of<detail::stored_carries_t<Keep, S, N, X, Y>, S, N>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {detail::nested_programs_text<source>({"body"}, false),
@@ -496,29 +487,10 @@ struct op_traits<detail::loop_vjp_op<S, N, X, Y, L, FromKept>> : detail::loop_vj
   using vjp_source = detail::vjp_step_source<S, N, X, Y>;
 
   // Operands and results: see loop_slots. The primal tuple's kept carries follow its
-  // carries and stacked outputs (see op_traits<loop_op>).
-  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, at::vjp_arity>& in,
-                                            const detail::lane_values<V>& out) {
-    constexpr const auto& step = detail::program_for_v<source, V>;
-    using lay = detail::loop_layout<step, N, X, Y>;
-    V c0[lay::C], ct[lay::C];
-    detail::gather_carries<lay, N, 0>(c0, in.data() + at::c);
-    detail::gather_carries<lay, N, 0>(ct, in.data() + at::ct_c);
-    const V lo = detail::trip_bound(in[at::lower][0]), hi = detail::trip_bound(in[at::upper][0]);
-    detail::loop_backward<step, detail::program_for_v<vjp_source, V>, N, X, Y, L, FromKept,
-                          detail::stored_carries<S, N, X, Y>::value>(
-        c0, in.data() + at::x, in[at::kept].from(lay::C + L * lay::YE), ct, in.data() + at::ct_y, out,
-        detail::trip_range_of(lo, hi), lo, hi);
-    detail::each<lay::C>([&](std::size_t f) { out.set(f, ct[f]); });
-  };
-  template <class T>
-  static void results(const T* const* in, T* out) {
-    detail::run_results<T, at::vjp_arity>(kernel, in, out);
-  }
-  template <class T>
-  static void results_lanes(const T* const* in, const bool* batched, T* out, int lanes) {
-    detail::run_results_lanes<T, at::vjp_arity>(kernel, in, batched, out, lanes);
-  }
+  // carries and stacked outputs (see op_traits<loop_op>; `run_loop_vjp`).
+  static constexpr detail::results_kernel_info results_kernel{
+      detail::results_kind::loop_vjp, N, X, Y, L, FromKept, true, 2, &detail::step_programs<S, vjp_source>,
+      &detail::carry_store_of<detail::stored_carries<S, N, X, Y>, S, N>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {

@@ -134,23 +134,9 @@ struct op_traits<detail::while_op<CS, S, N>> : detail::while_rules<CS, S, N> {
   using cond_source = CS;
   using source = S;
 
-  static constexpr auto kernel = []<class V>(const std::array<detail::lane_values<V>, N>& in,
-                                            const detail::lane_values<V>& out) {
-    constexpr const auto& step = detail::program_for_v<source, V>;
-    using lay = detail::loop_layout<step, N, 0, 0>;
-    V c[lay::C];
-    detail::gather_carries<lay, N, 0>(c, in.data());
-    detail::while_forward<detail::program_for_v<cond_source, V>, step, N>(c);
-    detail::each<lay::C>([&](std::size_t f) { out.set(f, c[f]); });
-  };
-  template <class T>
-  static void results(const T* const* in, T* out) {
-    detail::run_results<T, N>(kernel, in, out);
-  }
-  template <class T>
-  static void results_lanes(const T* const* in, const bool* batched, T* out, int lanes) {
-    detail::run_results_lanes<T, N>(kernel, in, batched, out, lanes);
-  }
+  // Operands and results: the N carries (detail/exec/results_kernel.hpp, `run_while`).
+  static constexpr detail::results_kernel_info results_kernel{
+      detail::results_kind::while_loop, N, 0, 0, 0, false, true, 2, &detail::step_programs<CS, S>, nullptr};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {

@@ -182,6 +182,33 @@ struct lane_values {
   }
 };
 
+/// Where the operands and results of calx's loop ops sit, by group, for N carries, X
+/// per-step inputs and Y per-step outputs: the one place their rules and kernels read
+/// offsets from (member k of a group at `group + k`). `Kept`: a primal loop that keeps its
+/// carries (one more result), a reverse loop that reads them (one more operand).
+///
+///   loop_op      operands (lower, upper, c[N], x[X])                          results (c[N], y[Y], [kept])
+///   loop_vjp_op  operands (lower, upper, c[N], x[X], [kept], ct_c[N], ct_y[Y])  results (ct_c[N], ct_x[X])
+///   while_op     operands (c[N])                                              results (c[N])
+///
+/// A derivative loop is a loop of a step with each group doubled, primals then tangents:
+/// the forward-mode loop has results (c, dc, y, dy), the forward mode of a reverse loop
+/// (ct_c, ct_dc, ct_x, ct_dx): `tangent_of_c`, `tangent_of_y` and `of_x` name where the
+/// results that the rules read sit there.
+template <std::size_t N, std::size_t X = 0, std::size_t Y = 0, bool Kept = false>
+struct loop_slots {
+  // loop_op's operands; loop_vjp_op's begin the same.
+  static constexpr std::size_t lower = 0, upper = 1, c = 2, x = c + N, arity = x + X;
+  // loop_vjp_op's after them.
+  static constexpr std::size_t kept = arity, ct_c = kept + (Kept ? 1 : 0), ct_y = ct_c + N, vjp_arity = ct_y + Y;
+  // loop_op's results, and loop_vjp_op's.
+  static constexpr std::size_t out_c = 0, out_y = N, out_kept = N + Y, outputs = N + Y + (Kept ? 1 : 0);
+  static constexpr std::size_t out_ct_c = 0, out_ct_x = N, vjp_outputs = N + X;
+  // Where a doubled loop's results hold what a rule of this one reads.
+  static constexpr std::size_t tangent_of_c = N, tangent_of_y = 2 * N + Y;  // forward-mode loop
+  static constexpr std::size_t ct_of_c = 0, ct_of_x = 2 * N;                // forward mode of a reverse loop
+};
+
 /// Where a loop's values sit, from its step program `P` (index, N carries, X per-step
 /// inputs in; N carries, Y per-step outputs out; each value a scalar or a tensor): `C`,
 /// `XE` and `YE` are the flat sizes of the carries, of one step's inputs and of one step's

@@ -55,10 +55,18 @@ CALX_HOST_DEVICE CALX_INLINE V zero_of() {
     return V(typename V::value_type(0));
 }
 
+// The kernels of ops that compute their results together (detail/exec/results_kernel.hpp,
+// which the headers of those ops include), by the op's descriptor `R`.
+template <op_ref R, class T>
+void results_kernel(const T* const* in, T* out);
+template <op_ref R, class T>
+void results_kernel_lanes(const T* const* in, const bool* batched, T* out, int lanes);
+
 /// A tuple node whose op computes its results together (a loop): one call of its results
 /// kernel, given where each operand's elements are and where the node's own registers are
-/// (the readers' and writer's `address`): on numbers `results`, on SIMD batches
-/// `results_lanes`, told which operands hold one value per lane.
+/// (the readers' and writer's `address`): on numbers `results_kernel`, on SIMD batches
+/// `results_kernel_lanes`, told which operands hold one value per lane. The kernel is
+/// compiled here, for this op and this value type only.
 /// Host code only: device code runs programs lowered to built-in ops (`lowered_t`; a loop,
 /// which has no decomposition, is refused by name before), so a device instantiation,
 /// which nvcc compiles for a program a host kernel evaluates, never runs.
@@ -68,17 +76,11 @@ CALX_HOST_DEVICE CALX_INLINE void results_statement(const Get& get, const Put& p
   (void)get, (void)put;
   __trap();
 #else
-  constexpr node n = IR.nodes[J];
+  constexpr op_ref op = IR.nodes[J].op;
   using V = std::remove_cvref_t<decltype(get(operand_c<IR.operand(J, 0)>{}, 0))>;
   if constexpr (std::is_floating_point_v<V>) {
     const V* const in[] = {get.address(operand_c<IR.operand(J, I)>{})...};
-    if constexpr (std::is_same_v<V, float>) {
-      constexpr auto k = n.op().results_f32;
-      k(in, put.address());
-    } else {
-      constexpr auto k = n.op().results_f64;
-      k(in, put.address());
-    }
+    results_kernel<op, V>(in, put.address());
   } else {
     using T = typename V::value_type;
     // Registers of batches (straight-line code on SIMD lanes: a loop nested in a loop's
@@ -88,14 +90,7 @@ CALX_HOST_DEVICE CALX_INLINE void results_statement(const Get& get, const Put& p
     const T* const in[] = {reinterpret_cast<const T*>(get.address(operand_c<IR.operand(J, I)>{}))...};
     constexpr bool batched[] = {(lane_registers || Get::batched(operand_c<IR.operand(J, I)>{}))...};
     T* const out = reinterpret_cast<T*>(put.address());
-    constexpr int lanes = static_cast<int>(V::size);
-    if constexpr (std::is_same_v<T, float>) {
-      constexpr auto k = n.op().results_lanes_f32;
-      k(in, batched, out, lanes);
-    } else {
-      constexpr auto k = n.op().results_lanes_f64;
-      k(in, batched, out, lanes);
-    }
+    results_kernel_lanes<op, T>(in, batched, out, static_cast<int>(V::size));
   }
 #endif
 }

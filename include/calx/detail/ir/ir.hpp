@@ -269,6 +269,41 @@ struct materialized {
 template <class Source>
 inline constexpr const auto& ir_v = materialized<Source>::value;
 
+/// `r` seen through pointers (an op's sub-program, named in its descriptor).
+template <class IR>
+constexpr program_view view_of(const IR& r) {
+  return {r.nodes.data(),
+          r.operands.data(),
+          r.inputs.data(),
+          r.outputs.data(),
+          r.input_offset.data(),
+          r.output_offset.data(),
+          {IR::size, IR::operand_count, IR::input_leaves, IR::output_leaves, IR::input_count, IR::output_count},
+          r.real_slots,
+          r.bool_slots};
+}
+
+/// A typed copy of the program `Program(K, Simd)` views (`Program`: a descriptor's
+/// `results_kernel_info::program`), for code generation, which compiles from typed IR: made
+/// only where code generation asks, so a program no generated code runs costs no code.
+template <auto Program, int K, bool Simd>
+struct program_copy {
+  static constexpr program_view v = Program(K, Simd);
+  using ir_type = ir<v.sizes[0], v.sizes[1], v.sizes[2], v.sizes[3], v.sizes[4], v.sizes[5]>;
+  static constexpr ir_type value = [] {
+    ir_type r;
+    for (std::size_t j = 0; j < v.sizes[0]; ++j) r.nodes[j] = v.nodes[j];
+    for (std::size_t a = 0; a < v.sizes[1]; ++a) r.operands[a] = v.operands[a];
+    for (std::size_t i = 0; i < v.sizes[2]; ++i) r.inputs[i] = v.inputs[i];
+    for (std::size_t o = 0; o < v.sizes[3]; ++o) r.outputs[o] = v.outputs[o];
+    for (std::size_t i = 0; i <= v.sizes[2]; ++i) r.input_offset[i] = v.input_offset[i];
+    for (std::size_t o = 0; o <= v.sizes[3]; ++o) r.output_offset[o] = v.output_offset[o];
+    r.real_slots = v.real_slots;
+    r.bool_slots = v.bool_slots;
+    return r;
+  }();
+};
+
 }  // namespace detail
 CALX_END_NAMESPACE
 

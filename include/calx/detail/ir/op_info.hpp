@@ -13,12 +13,54 @@
 
 #include <calx/detail/ir/shape.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
 struct graph;
+struct node;
+
+/// A program's arrays seen through pointers into its static constexpr IR, its sizes as
+/// values: how a descriptor names an op's sub-program without naming its type. Code
+/// generation makes a typed copy where it needs one (`program_copy`, detail/ir/ir.hpp).
+struct program_view {
+  const node* nodes = nullptr;
+  const int* operands = nullptr;
+  const int* inputs = nullptr;
+  const int* outputs = nullptr;
+  const std::size_t* input_offset = nullptr;
+  const std::size_t* output_offset = nullptr;
+  std::size_t sizes[6] = {};  // the `ir` type's: nodes, operands, inputs, outputs, flat inputs, flat outputs
+  int real_slots = 0;
+  int bool_slots = 0;
+};
+
+/// A reverse loop's stored carry elements (`carry_store`), seen likewise.
+struct store_view {
+  const int* slot = nullptr;
+  std::size_t carries = 0;  // flat carry elements: the size of `slot`
+  std::size_t count = 0;
+};
+
+/// Which kernel an op that computes its results together has (detail/exec/results_kernel.hpp).
+enum class results_kind : unsigned char { loop, loop_vjp, while_loop, branch };
+
+/// What code generation compiles such an op's kernel from, all constants: its kind, its
+/// layout, its programs. Code generation instantiates the kernel of the ops of the program it
+/// compiles, for the one value type it runs on; an op's descriptor takes no kernel's address,
+/// so a loop or cond that nothing differentiates compiles no derivative code
+/// (docs/design.md, "Where eager rules cost").
+struct results_kernel_info {
+  results_kind kind = results_kind::loop;
+  std::size_t n = 0, x = 0, y = 0, l = 0;  // carries, per-step inputs and outputs, steps (loops)
+  bool kept = false;     // a loop that keeps its carries; a reverse loop that reads them
+  bool lanes = false;    // runs on SIMD groups (a branch op runs its decomposition there)
+  int programs = 0;      // loop: its step; reverse loop: step, step's vjp; while: cond, step; branch: each
+  program_view (*program)(int k, bool simd) = nullptr;
+  store_view (*store)() = nullptr;  // loops: the carry elements a reverse loop reads
+};
 
 /// What a node's value is: a real number (float or double, fixed per program), a mask, or
 /// a tuple of real values that `get` nodes take apart (an op with several results).
@@ -114,18 +156,9 @@ struct op_info {
   float (*kernel_f32)(const float*) = nullptr;
   double (*kernel_f64)(const double*) = nullptr;
 
-  /// Kernels of an op that computes its results together (a loop: one run gives every
-  /// carry), on host only, reading operands and writing results where codegen keeps them
-  /// (no copies: a loop's operands include whole per-step tensors). `results(in, out)`,
-  /// one sample: operand i's element e at `in[i][e]`, result values (in result order) at
-  /// `out[0..]`. `results_lanes(in, batched, out, lanes)`, a SIMD group of `lanes`
-  /// samples: a batched operand's element e is the `lanes` values at `in[i] + e * lanes`,
-  /// an unbatched one's the number `in[i][e]`; results likewise at `out + e * lanes`.
-  /// Codegen calls them for a tuple node, whose results its `get`s read.
-  void (*results_f32)(const float* const*, float*) = nullptr;
-  void (*results_f64)(const double* const*, double*) = nullptr;
-  void (*results_lanes_f32)(const float* const*, const bool*, float*, int) = nullptr;
-  void (*results_lanes_f64)(const double* const*, const bool*, double*, int) = nullptr;
+  /// An op that computes its results together (a loop: one run gives every carry; a
+  /// cond): what its kernel is compiled from (see `results_kernel_info`). Host only.
+  const results_kernel_info* results = nullptr;
 
   /// Called in a constant expression where device code meets an op that is not built in
   /// (after decompositions): the compile error names the function, whose template argument
@@ -138,8 +171,8 @@ struct op_info {
 
   constexpr bool is_mask_operand(int i) const { return ((mask_operands >> i) & 1u) != 0; }
   constexpr bool is_builtin() const { return builtin >= 0; }
-  constexpr bool has_scalar_kernel() const { return builtin >= 0 || kernel_f64 != nullptr || results_f64 != nullptr; }
-  constexpr bool has_results_kernel() const { return results_f64 != nullptr; }
+  constexpr bool has_scalar_kernel() const { return builtin >= 0 || kernel_f64 != nullptr || results != nullptr; }
+  constexpr bool has_results_kernel() const { return results != nullptr; }
   constexpr shape result_shape(int k) const { return result_dims != nullptr ? result_dims(k) : shape{}; }
   /// Where result k starts among the tuple's values (one register each).
   constexpr int result_offset(int k) const {

@@ -201,23 +201,14 @@ constexpr op_info make_op_info() {
       i.vjp = &reverse_mode_needs_op_traits_vjp_or_decomposition_for<Op>;
       i.vjp_from = decomposes ? rule_source::decomposition : rule_source::missing;
     }
-    // Detected by a call, not by taking the address: nvcc's front end (EDG) finds
-    // `&traits::template results<double>` ill-formed inside this template and, where it
-    // evaluates the IR for a CUDA kernel's name, would see a loop or cond node with no
-    // results kernel: another IR than the host compiler's (tests/cuda/vmap_device.cu).
-    if constexpr (requires(const double* const* in, double* out) { traits::template results<double>(in, out); }) {
-      i.results_f32 = &traits::template results<float>;
-      i.results_f64 = &traits::template results<double>;
+    // An op whose kernel computes its results together (a loop, a cond) describes it by
+    // constants (`results_kernel_info`); code generation compiles the kernel where a program
+    // runs the op. Without a kernel on SIMD groups, the SIMD loop runs the op's
+    // decomposition (a cond or a checkpoint: its branches written out).
+    if constexpr (requires { traits::results_kernel; }) {
+      i.results = &traits::results_kernel;
       if constexpr (!decomposes) i.no_device_kernel = &device_code_has_no_loops_yet_run_this_vmap_on_host_memory_for<Op>;
-    }
-    // Without results kernels for SIMD groups, the SIMD loop runs the op's decomposition
-    // (a cond or a checkpoint: its branches written out, where the numbers' kernel runs one).
-    if constexpr (requires(const double* const* in, const bool* batched, double* out, int lanes) {
-                    traits::template results_lanes<double>(in, batched, out, lanes);
-                  }) {
-      i.results_lanes_f32 = &traits::template results_lanes<float>;
-      i.results_lanes_f64 = &traits::template results_lanes<double>;
-      i.batch_from = batch_kernel::own;
+      i.batch_from = traits::results_kernel.lanes ? batch_kernel::own : batch_kernel::decomposition;
     } else {
       i.batch_from = batch_kernel::decomposition;
     }
