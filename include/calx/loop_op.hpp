@@ -464,7 +464,7 @@ struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N
   // (detail/exec/results_kernel.hpp, `run_loop`).
   static constexpr detail::results_kernel_info results_kernel{
       detail::results_kind::loop, N, X, Y, L, Keep, true, 1, &detail::step_programs<S>,
-      &detail::carry_store_of<detail::stored_carries_t<Keep, S, N, X, Y>, S, N>};
+      &detail::carry_store_of<store, S, N>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {detail::nested_programs_text<source>({"body"}, false),
