@@ -203,7 +203,6 @@ constexpr graph* tensor_graph(const A&... a) {
   return g;
 }
 
-/// Elementwise `Op` on tensors and scalars, broadcast (docs/tensors.md).
 /// Whether an operand of `Op` that takes a number is a mask tensor.
 template <class Op, class... A>
 constexpr bool mask_where_number() {
@@ -213,6 +212,7 @@ constexpr bool mask_where_number() {
   return bad;
 }
 
+/// Elementwise `Op` on tensors and scalars, broadcast (docs/tensors.md).
 template <class Op, class... A>
 constexpr auto tensor_apply(const A&... a) {
   using T = tensor_value_t<A...>;
