@@ -67,38 +67,36 @@ constexpr auto tensor_mask_apply(const A&... a);
 
 }  // namespace detail
 
-template <>
-struct op_traits<and_op> {
-  static constexpr const char* name = "and";
+namespace detail {
+/// The traits `and` and `or` share: `Absorbing` is the constant that decides alone (false
+/// for and, true for or); the other constant leaves the other operand.
+template <bool Absorbing>
+struct mask_binary_op {
   static constexpr int arity = 2;
-  static constexpr detail::value_kind result = detail::value_kind::boolean;
+  static constexpr value_kind result = value_kind::boolean;
   static constexpr unsigned mask_operands = 0b11;
+  static constexpr int simplify(auto& g, int* in) {
+    for (int k = 0; k < 2; ++k)
+      if (g.is_constant(in[k])) return is_mask_constant(g, in[k], Absorbing) ? in[k] : in[1 - k];
+    if (in[0] == in[1]) return in[0];
+    sort_operands(in);
+    return no_simplification;
+  }
+};
+}  // namespace detail
+
+template <>
+struct op_traits<and_op> : detail::mask_binary_op<false> {
+  static constexpr const char* name = "and";
   template <class M>
   CALX_HOST_DEVICE static constexpr auto kernel(const M& a, const M& b) { return a && b; }  // bool or a SIMD mask
-  static constexpr int simplify(auto& g, int* in) {
-    for (int k = 0; k < 2; ++k)  // x && true is x, x && false is false
-      if (g.is_constant(in[k])) return detail::is_mask_constant(g, in[k], true) ? in[1 - k] : in[k];
-    if (in[0] == in[1]) return in[0];
-    detail::sort_operands(in);
-    return detail::no_simplification;
-  }
 };
 
 template <>
-struct op_traits<or_op> {
+struct op_traits<or_op> : detail::mask_binary_op<true> {
   static constexpr const char* name = "or";
-  static constexpr int arity = 2;
-  static constexpr detail::value_kind result = detail::value_kind::boolean;
-  static constexpr unsigned mask_operands = 0b11;
   template <class M>
   CALX_HOST_DEVICE static constexpr auto kernel(const M& a, const M& b) { return a || b; }
-  static constexpr int simplify(auto& g, int* in) {
-    for (int k = 0; k < 2; ++k)  // x || false is x, x || true is true
-      if (g.is_constant(in[k])) return detail::is_mask_constant(g, in[k], false) ? in[1 - k] : in[k];
-    if (in[0] == in[1]) return in[0];
-    detail::sort_operands(in);
-    return detail::no_simplification;
-  }
 };
 
 template <>
