@@ -190,14 +190,31 @@ struct loop_op {};
 template <class S, std::size_t N, std::size_t X = 0, std::size_t Y = 0, std::size_t L = 0, bool FromKept = false>
 struct loop_vjp_op {};
 
-/// How many forward-mode layers wrap a step: each derivative of a loop is a loop of a new
-/// step type, and op descriptions are made eagerly (an op's rules record its derivatives'
-/// ops, whose descriptions are made too), so the rules stop at a fixed order: a loop of a
-/// step of order 0 or 1 has rules, a reverse loop of a step of order 0 has: enough for
-/// second derivatives in any mode (jacfwd of jacfwd, hessian, grad of grad). Beyond, a
-/// transform says the op has no rule.
+/// How many forward-mode layers wrap a step. Each derivative of a loop is a loop of a new
+/// step type, and an op's rules are taken with its description (the rules of a loop name
+/// its derivative loops' ops, whose descriptions are made too), so the tower of op types
+/// must stop: a loop op whose step has order below `loop_derivative_order_limit` has rules
+/// (a reverse loop, itself one order up, below the limit minus one), enough for third
+/// derivatives in any mode (jacfwd of hessian, grad of grad of grad). A derivative beyond
+/// is refused in one message (`loop_order_limit_rules`). Since kernels are compiled only
+/// for the ops a program holds (detail/exec/results_kernel.hpp), an order of the tower
+/// costs its programs and rules, not their code.
 template <class S>
 inline constexpr int step_order_v = 0;
+inline constexpr int loop_derivative_order_limit = 3;
+static_assert(loop_derivative_order_limit == 3, "calx internal: the message of loop_order_limit_rules names the limit");
+/// The rules of a loop op at the limit: the transform stops with the message (one line:
+/// the compiler quotes the line of the call, which is the message).
+template <class = void>
+struct loop_order_limit_rules {
+  static constexpr void refuse() {
+    trace_error("calx: derivatives through fori_loop, scan and while_loop go up to order 3; this transform asks "
+                "for order 4 (each order is a loop op of its own type, compiled wherever the loop is: see "
+                "docs/control-flow.md, \"How far derivatives go\")");
+  }
+  static constexpr void jvp_ids(graph&, const int*, const int*, const int*, int*) { refuse(); }
+  static constexpr void vjp_ids(graph&, const int*, const int*, const int*, int*) { refuse(); }
+};
 template <class S, std::size_t N, std::size_t X, std::size_t Y>
 inline constexpr int step_order_v<jvp_step_source<S, N, X, Y>> = 1 + step_order_v<S>;
 
@@ -256,13 +273,13 @@ constexpr void record_jvp_loop(graph& g, const int* x, const int* dc, const int*
   for (std::size_t k = 0; k < Y; ++k) out_y[k] = res[at::tangent_of_y + k];
 }
 
-/// The derivative rules of `loop_op`, up to order 2 (see `step_order_v`). Operands: 0 and
+/// The derivative rules of `loop_op`, up to the limit (see `step_order_v`). Operands: 0 and
 /// 1 the bounds (integers: no tangent, no cotangent), then carries c, inputs x; results:
 /// carries, then outputs y (and the kept carries, whose tangent and cotangent are never
 /// read: the reverse loop's own rules recompute from c and x).
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep,
-          bool = (step_order_v<S> < 2)>
-struct loop_rules {};
+          bool = (step_order_v<S> < loop_derivative_order_limit)>
+struct loop_rules : loop_order_limit_rules<> {};
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
 struct loop_rules<S, N, X, Y, L, Keep, true> {
   using at = loop_slots<N, X, Y, Keep>;
@@ -309,14 +326,14 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
   }
 };
 
-/// The derivative rules of `loop_vjp_op`, up to order 1. With G(u, ct) = J(u)^T ct (u the
+/// The derivative rules of `loop_vjp_op`, up to the limit (see `step_order_v`). With G(u, ct) = J(u)^T ct (u the
 /// carries and inputs) and H(u, du) = (F(u), J du) the jvp loop: G's tangent along
 /// (du, dct) is H's vjp at (u, du) on cotangents (dct, ct), its u-part; G's vjp on w is
 /// that with (du, dct) = (w, 0), and J w (H's tangent part) for ct. The kept carries are a
 /// cache of a function of u: no tangent or cotangent goes through them.
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept,
-          bool = (step_order_v<S> < 1)>
-struct loop_vjp_rules {};
+          bool = (step_order_v<S> < loop_derivative_order_limit - 1)>
+struct loop_vjp_rules : loop_order_limit_rules<> {};
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
 struct loop_vjp_rules<S, N, X, Y, L, FromKept, true> {
   using at = loop_slots<N, X, Y, FromKept>;

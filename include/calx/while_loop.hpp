@@ -89,8 +89,13 @@ struct primal_condition_source {
 template <class CS, class S, std::size_t N>
 struct while_op {};
 
-template <class CS, class S, std::size_t N, bool = (step_order_v<S> < 2)>
-struct while_rules {};
+/// The while op's rules (forward mode only), up to the limit of `step_order_v`.
+template <class CS, class S, std::size_t N, bool = (step_order_v<S> < loop_derivative_order_limit)>
+struct while_rules {
+  static constexpr void jvp_ids(graph& g, const int* y, const int* x, const int* t, int* out) {
+    loop_order_limit_rules<>::jvp_ids(g, y, x, t, out);
+  }
+};
 template <class CS, class S, std::size_t N>
 struct while_rules<CS, S, N, true> {
   /// Tangents of the final carries: the same loop over (carry, tangent), its condition on
