@@ -326,11 +326,12 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
   }
 };
 
-/// The derivative rules of `loop_vjp_op`, up to the limit (see `step_order_v`). With G(u, ct) = J(u)^T ct (u the
-/// carries and inputs) and H(u, du) = (F(u), J du) the jvp loop: G's tangent along
-/// (du, dct) is H's vjp at (u, du) on cotangents (dct, ct), its u-part; G's vjp on w is
-/// that with (du, dct) = (w, 0), and J w (H's tangent part) for ct. The kept carries are a
-/// cache of a function of u: no tangent or cotangent goes through them.
+/// The derivative rules of `loop_vjp_op`, up to the limit (see `step_order_v`). With
+/// G(u, ct) = J(u)^T ct (u the carries and inputs) and H(u, du) = (F(u), J du) the jvp
+/// loop: G's tangent along (du, dct) is H's vjp at (u, du) on cotangents (dct, ct), its
+/// u-part; G's vjp on w is that with (du, dct) = (w, 0), and J w (H's tangent part) for
+/// ct. The kept carries are a cache of a function of u: no tangent or cotangent goes
+/// through them.
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept,
           bool = (step_order_v<S> < loop_derivative_order_limit - 1)>
 struct loop_vjp_rules : loop_order_limit_rules<> {};
@@ -419,27 +420,22 @@ constexpr shape loop_result_dims(int k) {
   return stacked_dims(L * (stored == 0 ? 1 : stored), shape{});
 }
 
-/// Program k of `Programs...` for code generation on numbers or (`simd`) SIMD batches: a
-/// descriptor's `results_kernel_info::program`.
-template <class... Programs>
-constexpr program_view step_programs(int k, bool simd) {
+/// Program k of `Programs...` for code generation on numbers or (`simd`, where `Lanes`)
+/// SIMD batches: a descriptor's `results_kernel_info::program`. Without `Lanes` (a branch
+/// op: SIMD groups run its decomposition) no SIMD program is made.
+template <bool Lanes, class... Programs>
+constexpr program_view program_views(int k, bool simd) {
   program_view v{};
   int j = 0;
   auto pick = [&]<class P>() {
-    if (j++ == k) v = simd ? view_of(program_for_v<P, xsimd::batch<double>>) : view_of(program_for_v<P, double>);
-  };
-  (pick.template operator()<Programs>(), ...);
-  return v;
-}
-
-/// Program k of `Programs...` on numbers only (a branch op's: SIMD groups run its
-/// decomposition, so no SIMD program of a branch is made).
-template <class... Programs>
-constexpr program_view scalar_programs(int k, bool) {
-  program_view v{};
-  int j = 0;
-  auto pick = [&]<class P>() {
-    if (j++ == k) v = view_of(program_for_v<P, double>);
+    if (j++ != k) return;
+    if constexpr (Lanes) {
+      if (simd) {
+        v = view_of(program_for_v<P, xsimd::batch<double>>);
+        return;
+      }
+    }
+    v = view_of(program_for_v<P, double>);
   };
   (pick.template operator()<Programs>(), ...);
   return v;
@@ -480,7 +476,7 @@ struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N
   // (the flat layout `loop_layout`), then the stacked per-step outputs, then the kept carries
   // (detail/exec/results_kernel.hpp, `run_loop`).
   static constexpr detail::results_kernel_info results_kernel{
-      detail::results_kind::loop, N, X, Y, L, Keep, true, 1, &detail::step_programs<S>,
+      detail::results_kind::loop, N, X, Y, L, Keep, true, 1, &detail::program_views<true, S>,
       &detail::carry_store_of<store, S, N>};
 
   static const char* parameters(bool single) {
@@ -506,7 +502,7 @@ struct op_traits<detail::loop_vjp_op<S, N, X, Y, L, FromKept>> : detail::loop_vj
   // Operands and results: see loop_slots. The primal tuple's kept carries follow its
   // carries and stacked outputs (see op_traits<loop_op>; `run_loop_vjp`).
   static constexpr detail::results_kernel_info results_kernel{
-      detail::results_kind::loop_vjp, N, X, Y, L, FromKept, true, 2, &detail::step_programs<S, vjp_source>,
+      detail::results_kind::loop_vjp, N, X, Y, L, FromKept, true, 2, &detail::program_views<true, S, vjp_source>,
       &detail::carry_store_of<detail::stored_carries<S, N, X, Y>, S, N>};
 
   static const char* parameters(bool single) {

@@ -141,7 +141,7 @@ struct op_traits<detail::while_op<CS, S, N>> : detail::while_rules<CS, S, N> {
 
   // Operands and results: the N carries (detail/exec/results_kernel.hpp, `run_while`).
   static constexpr detail::results_kernel_info results_kernel{
-      detail::results_kind::while_loop, N, 0, 0, 0, false, true, 2, &detail::step_programs<CS, S>, nullptr};
+      detail::results_kind::while_loop, N, 0, 0, 0, false, true, 2, &detail::program_views<true, CS, S>, nullptr};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {
