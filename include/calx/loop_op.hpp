@@ -203,17 +203,25 @@ template <class S>
 inline constexpr int step_order_v = 0;
 inline constexpr int loop_derivative_order_limit = 3;
 static_assert(loop_derivative_order_limit == 3, "calx internal: the message of loop_order_limit_rules names the limit");
-/// The rules of a loop op at the limit: the transform stops with the message (one line:
-/// the compiler quotes the line of the call, which is the message).
-template <class = void>
+/// The rules of a loop op at the limit (`Results` results, `Operands` operands): the
+/// transform stops with the message (one line: the compiler quotes the line of the call,
+/// which is the message; see graph::refuse).
+template <std::size_t Results, std::size_t Operands>
 struct loop_order_limit_rules {
-  static constexpr void refuse() {
-    trace_error("calx: derivatives through fori_loop, scan and while_loop go up to order 3; this transform asks "
-                "for order 4 (each order is a loop op of its own type, compiled wherever the loop is: see "
-                "docs/control-flow.md, \"How far derivatives go\")");
+  static constexpr void refuse(bool now) {
+    if (now)
+      trace_error("calx: derivatives through fori_loop, scan and while_loop go up to order 3; this transform asks "
+                  "for order 4 (each order is a loop op of its own type, compiled wherever the loop is: see "
+                  "docs/control-flow.md, \"How far derivatives go\")");
   }
-  static constexpr void jvp_ids(graph&, const int*, const int*, const int*, int*) { refuse(); }
-  static constexpr void vjp_ids(graph&, const int*, const int*, const int*, int*) { refuse(); }
+  static constexpr void jvp_ids(graph& g, const int*, const int*, const int*, int* out) {
+    g.refuse(&refuse);
+    for (std::size_t k = 0; k < Results; ++k) out[k] = -1;
+  }
+  static constexpr void vjp_ids(graph& g, const int*, const int*, const int*, int* out) {
+    g.refuse(&refuse);
+    for (std::size_t k = 0; k < Operands; ++k) out[k] = -1;
+  }
 };
 template <class S, std::size_t N, std::size_t X, std::size_t Y>
 inline constexpr int step_order_v<jvp_step_source<S, N, X, Y>> = 1 + step_order_v<S>;
@@ -279,7 +287,7 @@ constexpr void record_jvp_loop(graph& g, const int* x, const int* dc, const int*
 /// read: the reverse loop's own rules recompute from c and x).
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep,
           bool = (step_order_v<S> < loop_derivative_order_limit)>
-struct loop_rules : loop_order_limit_rules<> {};
+struct loop_rules : loop_order_limit_rules<loop_slots<N, X, Y, Keep>::outputs, loop_slots<N, X, Y, Keep>::arity> {};
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool Keep>
 struct loop_rules<S, N, X, Y, L, Keep, true> {
   using at = loop_slots<N, X, Y, Keep>;
@@ -294,6 +302,12 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
     record_jvp_loop<S, N, X, Y, L>(g, x, t + at::c, t + at::x, out + at::out_c, out + at::out_y);
   }
 
+  static constexpr void refuse_traced_trip_count(bool now) {
+    if (now)
+      trace_error("calx::fori_loop: reverse mode needs a trip count known at compile time; this one is "
+                  "traced: make lower and upper plain integers (reverse mode stores the carries of every step)");
+  }
+
   /// Cotangents of the carries and the inputs: the reverse loop. With a length known to the
   /// type (scan), the primal loop is made, in place, the variant that keeps the carries of
   /// every step, and the reverse loop reads them: the forward pass runs once, as JAX's
@@ -304,9 +318,11 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
       for (std::size_t k = 0; k < N + X; ++k) out[at::c + k] = -1;
       return;
     }
-    if (!g.is_constant(x[at::lower]) || !g.is_constant(x[at::upper]))  // JAX's rule: a reverse loop stores every step's carry
-      trace_error("calx::fori_loop: reverse mode needs a trip count known at compile time; this one is "
-                  "traced: make lower and upper plain integers (reverse mode stores the carries of every step)");
+    if (!g.is_constant(x[at::lower]) || !g.is_constant(x[at::upper])) {  // JAX's rule: a reverse loop stores every step's carry
+      g.refuse(&refuse_traced_trip_count);
+      for (std::size_t k = 0; k < N + X; ++k) out[at::c + k] = -1;
+      return;
+    }
     constexpr bool kept = L > 0;
     using rev = loop_slots<N, X, Y, kept>;
     operand_list in(static_cast<int>(rev::vjp_arity));
@@ -334,7 +350,8 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
 /// through them.
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept,
           bool = (step_order_v<S> < loop_derivative_order_limit - 1)>
-struct loop_vjp_rules : loop_order_limit_rules<> {};
+struct loop_vjp_rules
+    : loop_order_limit_rules<loop_slots<N, X, Y, FromKept>::vjp_outputs, loop_slots<N, X, Y, FromKept>::vjp_arity> {};
 template <class S, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept>
 struct loop_vjp_rules<S, N, X, Y, L, FromKept, true> {
   using at = loop_slots<N, X, Y, FromKept>;

@@ -93,7 +93,7 @@ struct while_op {};
 template <class CS, class S, std::size_t N, bool = (step_order_v<S> < loop_derivative_order_limit)>
 struct while_rules {
   static constexpr void jvp_ids(graph& g, const int* y, const int* x, const int* t, int* out) {
-    loop_order_limit_rules<>::jvp_ids(g, y, x, t, out);
+    loop_order_limit_rules<N, N>::jvp_ids(g, y, x, t, out);
   }
 };
 template <class CS, class S, std::size_t N>
@@ -116,12 +116,15 @@ struct while_rules<CS, S, N, true> {
                                                                                                 2 * N);
     for (std::size_t k = 0; k < N; ++k) out[k] = res[static_cast<int>(loop_slots<N>::tangent_of_c + k)];
   }
-  static constexpr void vjp_ids(graph&, const int* ct, const int*, const int*, int* out) {
+  static constexpr void refuse_reverse(bool now) {
+    if (now)
+      trace_error("calx::while_loop: reverse mode is not supported; use forward mode (jvp, jacfwd), or "
+                  "calx::fori_loop with a trip count known at compile time (reverse mode stores every step)");
+  }
+  static constexpr void vjp_ids(graph& g, const int* ct, const int*, const int*, int* out) {
     for (std::size_t k = 0; k < N; ++k) {
       out[k] = -1;
-      if (ct[k] >= 0)  // JAX's rule: the steps to store are not known before the loop runs
-        trace_error("calx::while_loop: reverse mode is not supported; use forward mode (jvp, jacfwd), or "
-                    "calx::fori_loop with a trip count known at compile time (reverse mode stores every step)");
+      if (ct[k] >= 0) g.refuse(&refuse_reverse);  // JAX's rule: the steps to store are not known before the loop runs
     }
   }
 };

@@ -1,5 +1,6 @@
 // An integer argument on traced values: a checkpoint's operands are real values.
 // EXPECT: calx::checkpoint: on traced values the arguments must be real
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

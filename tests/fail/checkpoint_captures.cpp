@@ -1,6 +1,7 @@
 // A checkpointed function that captures: the backward pass traces it again, from its type
 // alone.
 // EXPECT: calx::checkpoint: the function captures state
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

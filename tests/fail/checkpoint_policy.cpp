@@ -1,5 +1,6 @@
 // A second argument that is not a policy.
 // EXPECT: calx::checkpoint: the second argument must be a policy
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

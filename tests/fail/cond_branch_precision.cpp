@@ -1,6 +1,7 @@
 // calx::cond on a plain bool whose branches return different precisions (float and
 // double): the result's type would depend on the value of the predicate.
 // EXPECT: calx::cond: true_fn and false_fn must return the same type
+// ERRORS: 1
 #include <calx/calx.hpp>
 #include <calx/cond.hpp>
 

@@ -1,6 +1,7 @@
 // calx::cond whose branches return different types (a scalar and a pair): a cond is one
 // value, the same whichever branch runs.
 // EXPECT: calx::cond: true_fn and false_fn must return the same type
+// ERRORS: 1
 #include <calx/calx.hpp>
 #include <calx/cond.hpp>
 

@@ -1,6 +1,7 @@
 // calx::cond with a traced predicate and a branch that captures: each branch is traced once
 // into a sub-program, from its type alone.
 // EXPECT: calx::cond: with a traced predicate, true_fn and false_fn must be stateless
+// ERRORS: 1
 #include <calx/calx.hpp>
 #include <calx/cond.hpp>
 

@@ -1,5 +1,6 @@
 // A real number as a loop bound: fori_loop counts with integers.
 // EXPECT: calx::fori_loop: lower and upper must be integers
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // A body that captures: on traced values the body is traced once, from its type alone.
 // EXPECT: calx::fori_loop: on traced values the body must be stateless
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // A body whose carry changes type between steps: the loop's carry has one type.
 // EXPECT: calx::fori_loop: body\(i, carry\) must return a carry of the type of init
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <array>

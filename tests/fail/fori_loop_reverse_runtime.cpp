@@ -1,6 +1,7 @@
 // Reverse mode through calx::fori_loop whose trip count is an argument of the traced
 // function: the steps to store are not known when the program is compiled (JAX refuses it too).
 // EXPECT: calx::fori_loop: reverse mode needs a trip count known at compile time
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // calx::argnums naming the same argument twice.
 // EXPECT: calx::grad: calx::argnums names the same argument twice
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

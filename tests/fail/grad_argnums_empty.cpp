@@ -1,5 +1,6 @@
 // calx::argnums<> differentiates with respect to nothing.
 // EXPECT: calx::grad: calx::argnums<> is empty
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

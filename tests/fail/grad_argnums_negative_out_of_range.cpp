@@ -1,6 +1,7 @@
 // calx::argnums<-3> for a function called with two arguments: negative indices count from
 // the end, down to -n.
 // EXPECT: calx::grad: an index in calx::argnums is out of range
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // calx::argnums<2> for a function called with two arguments.
 // EXPECT: calx::grad: an index in calx::argnums is out of range
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

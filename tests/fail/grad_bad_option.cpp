@@ -1,6 +1,7 @@
 // An option that is neither calx::argnums<...> nor calx::has_aux (here a plain index, as
 // JAX spells argnums=1).
 // EXPECT: calx::grad: unknown option
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

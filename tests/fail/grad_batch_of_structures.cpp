@@ -1,5 +1,6 @@
 // A runtime batch of tensors to grad: grad takes batches of numbers.
 // EXPECT: calx: a runtime batch \(std::vector or std::span\) whose samples are not float or double
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

@@ -1,5 +1,6 @@
 // calx::has_aux with a function that does not return std::pair{value, aux}.
 // EXPECT: calx::grad: with calx::has_aux the function must return std::pair
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <tuple>

@@ -2,6 +2,7 @@
 // message points to the transforms for several outputs.
 // EXPECT: calx::grad: the function must return one scalar
 // EXPECT: calx::jacrev, calx::jacfwd or calx::vjp
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <tuple>

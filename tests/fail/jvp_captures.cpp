@@ -1,5 +1,6 @@
 // calx::jvp of a lambda with captures.
 // EXPECT: calx::jvp: the function captures state
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <tuple>

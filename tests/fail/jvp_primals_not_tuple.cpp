@@ -1,5 +1,6 @@
 // calx::jvp(f, x, t) with bare values: primals and tangents are tuples of the arguments.
 // EXPECT: primals and tangents are std::tuple
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // calx::jvp with float tangents for double primals.
 // EXPECT: calx::jvp: the tangents must have the same structure and precision as the primals
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <tuple>

@@ -1,6 +1,7 @@
 // calx::jvp with tangents whose structure differs from the primals' (an array of 2 for
 // an array of 3).
 // EXPECT: calx::jvp: the tangents must have the same structure and precision as the primals
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <array>

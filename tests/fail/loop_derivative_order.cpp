@@ -2,6 +2,7 @@
 // compiled wherever the loop is, so the rules stop at the third (docs/control-flow.md,
 // "How far derivatives go").
 // EXPECT: calx: derivatives through fori_loop, scan and while_loop go up to order 3
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // Arithmetic on a traced comparison: a mask is true or false, not 1 or 0.
 // EXPECT: a mask \(what a comparison gives\) is used as a number
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

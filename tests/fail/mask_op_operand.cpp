@@ -1,5 +1,6 @@
 // A mask (a traced comparison) given to an op that takes a number.
 // EXPECT: a mask \(what a comparison gives\) is used as a number
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

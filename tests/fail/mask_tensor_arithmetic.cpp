@@ -1,5 +1,6 @@
 // Arithmetic on a tensor of masks (what comparing tensors gives), in place of a selection.
 // EXPECT: a mask \(what a comparison gives\) is used as a number
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

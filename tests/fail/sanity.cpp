@@ -2,6 +2,7 @@
 // exactly this message, and sanity.ok.cpp must compile; if either goes wrong, the other
 // fail.* results cannot be trusted.
 // EXPECT: calx fail-test sanity check
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 template <class T>

@@ -1,5 +1,6 @@
 // A scan step that captures: on traced values it is traced once, from its type alone.
 // EXPECT: calx::scan: on traced values f must be stateless
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <utility>

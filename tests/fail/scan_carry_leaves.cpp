@@ -1,5 +1,6 @@
 // An integer counter in the carry: a scan carries floats, doubles and tensors of them.
 // EXPECT: calx::scan: the carry must hold float, double or traced scalars and calx::tensors
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <utility>

@@ -1,5 +1,6 @@
 // A scan step whose carry changes type between steps.
 // EXPECT: calx::scan: f\(carry, x\).first must be a carry of the type of init
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <array>

@@ -1,5 +1,6 @@
 // xs as a std::array of numbers: scan runs over the leading axis of calx::tensors.
 // EXPECT: calx::scan: xs must be a calx::tensor of floats or doubles
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <array>

@@ -1,5 +1,6 @@
 // An integer per-step output: ys stack floats, doubles and tensors of them.
 // EXPECT: calx::scan: f\(carry, x\).second must hold float, double or traced scalars and calx::tensors
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <utility>

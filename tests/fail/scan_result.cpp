@@ -1,6 +1,7 @@
 // A scan step that returns only the next carry: f(carry, x) returns the carry and this
 // step's output together.
 // EXPECT: calx::scan: f\(carry, x\) must return std::pair\{carry, y\}
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,6 +1,7 @@
 // calx::switch_ with a plain double as the index: a branch is named by an integer (or, inside
 // a traced function, by a traced value).
 // EXPECT: calx::switch_: the index must be an integer
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <tuple>

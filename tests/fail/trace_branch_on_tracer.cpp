@@ -1,6 +1,7 @@
 // An if on a traced comparison: the function is traced once for all inputs, so it
 // cannot branch on values.
 // EXPECT: use calx::where
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,6 +1,7 @@
 // calx::trace of a lambda with captures: calx traces functions at compile time, so they
 // must be stateless.
 // EXPECT: captures state|has state
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

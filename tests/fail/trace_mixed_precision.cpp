@@ -1,5 +1,6 @@
 // A float and a double argument in one call: calx compiles one program per precision.
 // EXPECT: mix float and double
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

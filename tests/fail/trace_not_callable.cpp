@@ -1,5 +1,6 @@
 // A two-argument function traced with one argument.
 // EXPECT: cannot be called with these arguments
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // A std::complex argument: leaves are float or double (or integers, passed through).
 // EXPECT: unsupported argument type
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <complex>

@@ -1,5 +1,6 @@
 // calx::transpose of a rank-3 tensor: only matrices are transposed.
 // EXPECT: calx::transpose: the tensor has rank 3 or more
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

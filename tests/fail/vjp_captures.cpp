@@ -1,5 +1,6 @@
 // calx::vjp of a lambda with captures.
 // EXPECT: calx::vjp: the function captures state
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

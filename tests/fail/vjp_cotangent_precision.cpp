@@ -1,6 +1,7 @@
 // A pullback of a double function called with a float cotangent: the cotangent has the
 // output's precision (as in JAX, whose vjp rejects a cotangent of another dtype).
 // EXPECT: calx::vjp: the pullback takes one cotangent with the structure and precision of the function's output
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,6 +1,7 @@
 // A pullback called with a cotangent whose structure is not the output's (a tuple for a
 // scalar function).
 // EXPECT: calx::vjp: the pullback takes one cotangent with the structure and precision of the function's output
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <tuple>

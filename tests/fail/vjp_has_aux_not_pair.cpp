@@ -1,5 +1,6 @@
 // calx::vjp with calx::has_aux and a function that returns a scalar.
 // EXPECT: calx::vjp: with calx::has_aux the function must return std::pair
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,6 +1,7 @@
 // calx::vmap of a lambda with captures: calx traces functions at compile time, so they
 // must be stateless.
 // EXPECT: calx::vmap: the function captures state
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

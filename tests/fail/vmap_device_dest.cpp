@@ -1,5 +1,6 @@
 // A vmap over device memory writing into a host buffer.
 // EXPECT: \.into\(out\) mixes memories
+// ERRORS: 1
 #define CALX_DEVICE_ON_HOST 1
 #include <calx/calx.hpp>
 

@@ -1,6 +1,7 @@
 // A vmap over device memory that would allocate its results: calx does not allocate device
 // memory per call.
 // EXPECT: a vmap over device memory writes into device buffers you give: call .into\(out\)
+// ERRORS: 1
 #define CALX_DEVICE_ON_HOST 1
 #include <calx/calx.hpp>
 

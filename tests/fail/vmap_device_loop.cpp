@@ -2,6 +2,7 @@
 // Limits), and no decomposition a user could give them. The error names the loop and says
 // what to do.
 // EXPECT: device_code_has_no_loops_yet_run_this_vmap_on_host_memory_for.*loop_op
+// ERRORS: 1
 #define CALX_DEVICE_ON_HOST 1
 #include <calx/calx.hpp>
 

@@ -1,5 +1,6 @@
 // A batch in device memory beside one in host memory.
 // EXPECT: some batched arguments are calx::device_span \(device memory\) and some are host ranges
+// ERRORS: 1
 #define CALX_DEVICE_ON_HOST 1
 #include <calx/calx.hpp>
 

@@ -1,6 +1,7 @@
 // calx::vmap over calx::device_span in a file that nvcc does not compile: there is no
 // device to run on. One message, naming the fix.
 // EXPECT: a calx::device_span argument runs f as a CUDA kernel: compile this file with nvcc
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,6 +1,7 @@
 // A user op with a scalar kernel and no decomposition, in a vmap over device memory: its
 // kernel is a host function, which device code cannot call. The error names the op.
 // EXPECT: device_code_needs_a_builtin_op_or_op_traits_decomposition_for.*cube_op
+// ERRORS: 1
 #define CALX_DEVICE_ON_HOST 1
 #include <calx/calx.hpp>
 

@@ -1,5 +1,6 @@
 // calx::vmap with more in_axes entries than arguments.
 // EXPECT: calx::vmap: calx::in_axes takes one entry per argument
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

@@ -1,6 +1,7 @@
 // vmap(f).into(out) where out gives a plain number for an output that has one value per
 // sample: the structure of out must match the result's (a column there).
 // EXPECT: calx::vmap: .*(into|buffer|column)
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

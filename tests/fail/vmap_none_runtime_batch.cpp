@@ -2,6 +2,7 @@
 // value for every sample, a number or a std::array/std::tuple/std::pair of numbers, so a
 // std::vector there must be refused.
 // EXPECT: (calx::vmap: .*(none|broadcast))|(unsupported argument type)
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

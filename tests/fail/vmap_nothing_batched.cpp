@@ -1,6 +1,7 @@
 // calx::vmap where every argument is broadcast: there is no batch to map over (JAX needs
 // axis_size here; calx has no such option).
 // EXPECT: calx::vmap: no argument is batched; give at least one argument in_axes 0
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // calx::vmap with an option that is not in_axes or out_axes.
 // EXPECT: calx::vmap: unknown option; the options are calx::in_axes<...> and calx::out_axes<...>
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

@@ -2,6 +2,7 @@
 // it has one value per sample, so it cannot be returned once (JAX: "got axis spec None but
 // output was batched").
 // EXPECT: calx::vmap: out_axes is calx::none for an output that depends on a batched argument
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <tuple>

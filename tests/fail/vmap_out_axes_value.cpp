@@ -1,5 +1,6 @@
 // calx::vmap with an out_axes entry other than 0 or calx::none.
 // EXPECT: calx::vmap: calx::out_axes takes one entry per element of the returned tuple or pair
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

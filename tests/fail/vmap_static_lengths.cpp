@@ -1,6 +1,7 @@
 // Two std::array batches of different lengths: both lengths are known at compile time, so
 // the mismatch is refused there rather than thrown at run time.
 // EXPECT: calx::vmap: .*same length
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <array>

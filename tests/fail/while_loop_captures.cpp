@@ -1,5 +1,6 @@
 // A while_loop body that captures: on traced values it is traced once, from its type alone.
 // EXPECT: calx::while_loop: on traced values cond_fn and body_fn must be stateless
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // An integer counter in the carry: a loop carries floats, doubles and tensors of them.
 // EXPECT: calx::while_loop: the carry must hold float, double or traced scalars and calx::tensors
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <utility>

@@ -1,5 +1,6 @@
 // A body that changes the carry's structure (two values in, one out).
 // EXPECT: calx::while_loop: body_fn\(carry\) must return a carry of the type of init
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <array>

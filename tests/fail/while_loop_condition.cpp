@@ -1,5 +1,6 @@
 // A while_loop condition that returns a number instead of a comparison.
 // EXPECT: calx::while_loop: cond_fn\(carry\) must return a bool or a traced comparison
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

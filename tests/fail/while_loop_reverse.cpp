@@ -1,6 +1,7 @@
 // Reverse mode through calx::while_loop: the steps to store are not known before the loop
 // runs (JAX refuses it too).
 // EXPECT: calx::while_loop: reverse mode is not supported; use forward mode
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

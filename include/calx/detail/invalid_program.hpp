@@ -2,7 +2,8 @@
 /// @brief `invalid_program`: what an entry point returns once it has reported a misuse, so
 /// that only calx's message is shown. It stands in for any result: it converts to any type,
 /// can be called, indexed, combined with operators, and bound as `auto [a, b]` (the pairs
-/// that value_and_grad, vjp and jvp return), each giving another invalid_program.
+/// that value_and_grad, vjp and jvp return) or read as `.first` and `.second`, each giving
+/// another invalid_program.
 #ifndef CALX_DETAIL_INVALID_PROGRAM_HPP
 #define CALX_DETAIL_INVALID_PROGRAM_HPP
 
@@ -16,6 +17,8 @@ CALX_BEGIN_NAMESPACE
 namespace detail {
 
 struct invalid_program {
+  /// `.first` and `.second`, as of a pair (value_and_grad's, or a scan's carry).
+  static const invalid_program first, second;
   template <class... A>
   constexpr invalid_program operator()(const A&...) const {
     return {};
@@ -54,6 +57,8 @@ struct invalid_program {
     requires(!std::is_same_v<X, invalid_program>)
   friend constexpr invalid_program operator/(const X&, const invalid_program&) { return {}; }
 };
+inline constexpr invalid_program invalid_program::first{};
+inline constexpr invalid_program invalid_program::second{};
 
 /// Whether a function's result is, or holds, an invalid_program: some call inside the
 /// function has already reported its misuse, so the caller stays silent.

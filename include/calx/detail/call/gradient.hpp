@@ -129,7 +129,11 @@ struct derivative_transform {
         } else {
           return GR(std::move(d));
         }
+      } else {
+        return invalid_program{};  // reported above
       }
+    } else {
+      return invalid_program{};  // reported above
     }
   }
 

@@ -40,17 +40,28 @@ constexpr int name_the_missing_rule() {
   return 0;
 }
 
-/// Whether the passes that made `Source` found every rule they needed.
+/// Whether the passes that made `Source` found every rule they needed, and no rule refused.
 template <class Source>
 constexpr bool rules_found() {
-  return materialized<Source>::missing_rule == nullptr;
+  return materialized<Source>::missing_rule == nullptr && materialized<Source>::refusal == nullptr;
 }
 
-/// The one error for a program whose passes missed a rule (see name_the_missing_rule);
-/// called where rules_found is false, before the caller returns an invalid_program.
+/// Calls the report of the refusal a rule recorded while `Source` was made (its one error).
+template <class Source>
+constexpr int name_the_refusal() {
+  materialized<Source>::refusal(true);
+  return 0;
+}
+
+/// The one error for a program whose passes missed a rule (see name_the_missing_rule) or
+/// met a refusal (see graph::refuse); called where rules_found is false, before the caller returns an invalid_program.
 template <class Source>
 constexpr void report_missing_rule() {
-  [[maybe_unused]] constexpr int op_without_the_rule = name_the_missing_rule<Source>();
+  if constexpr (materialized<Source>::refusal != nullptr) {
+    [[maybe_unused]] constexpr int refused = name_the_refusal<Source>();
+  } else {
+    [[maybe_unused]] constexpr int op_without_the_rule = name_the_missing_rule<Source>();
+  }
 }
 
 /// The flat position of each of the structures `A...` laid end to end, and their total.

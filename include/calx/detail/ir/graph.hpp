@@ -53,6 +53,15 @@ struct graph {
   /// skips it and the transform reports it (detail/call/transform_support.hpp).
   op_ref missing_rule = nullptr;
   bool missing_in_reverse = false;  // the missing rule is the vjp (else the jvp)
+  /// The first derivative a rule refused (reverse mode through a while_loop, say): the rule
+  /// records a function that reports it, answers symbolic zeros, and the pass goes on; the
+  /// transform calls it with `true` where it would use the program, so the refusal is the
+  /// only error (its `trace_error` line quotes the message; with `false` it does nothing,
+  /// which keeps it a function the compiler may evaluate).
+  void (*refusal)(bool) = nullptr;
+  constexpr void refuse(void (*report)(bool)) {
+    if (refusal == nullptr) refusal = report;
+  }
 
   constexpr int operand(int id, int i) const { return operands[nodes[id].first + i]; }
 

@@ -236,22 +236,29 @@ struct materialized {
     std::array<std::size_t, 6> sizes;
     op_ref missing_rule;
     bool missing_in_reverse;
+    void (*refusal)(bool);
   };
   static constexpr shape first_run = [] {
     graph g = Source::build();
     finalize(g);
     return shape{{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size(),
                   flat_offsets(g, g.inputs).back(), flat_offsets(g, g.outputs).back()},
-                 g.missing_rule, g.missing_in_reverse};
+                 g.missing_rule, g.missing_in_reverse, g.refusal};
   }();
   static constexpr std::array<std::size_t, 6> sizes = first_run.sizes;
   /// The first op the passes that made this program reached without the rule they needed
   /// (null: none); the transform that made it reports it.
   static constexpr op_ref missing_rule = first_run.missing_rule;
   static constexpr bool missing_in_reverse = first_run.missing_in_reverse;
+  /// The report of the first derivative a rule refused (null: none; see graph::refuse).
+  static constexpr void (*refusal)(bool) = first_run.refusal;
   using ir_type = ir<sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], sizes[5]>;
   static constexpr ir_type value = [] {
     graph g = Source::build();
+    // A program a rule refused is never used: its refusal is the error here. A transform
+    // reports it before (one error, see rules_found); a sub-program (a loop body's vjp,
+    // say) reaches this line.
+    if (g.refusal != nullptr) g.refusal(true);
     finalize(g);
     ir_type r;
     for (std::size_t j = 0; j < sizes[0]; ++j) r.nodes[j] = g.nodes[j];
