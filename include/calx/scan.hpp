@@ -134,6 +134,12 @@ constexpr void for_each_value_element(const T& t, F&& f) {
 }  // namespace detail
 
 struct scan_fn {
+  static constexpr void refuse_plain_carry(bool now) {
+    if (now)
+      detail::trace_error("calx::scan: xs is traced but the carry holds plain numbers: make the carry traced "
+                          "(for a zero, 0.0 * x with x a traced value), so that scan records one node");
+  }
+
   /// Runs `f` over the leading axis of `xs` from `init`; see the file comment.
   template <class F, class C, class Xs>
   constexpr auto operator()(const F& f, const C& init, const Xs& xs) const {
@@ -213,11 +219,12 @@ struct scan_fn {
       static_assert(same, CALX_MSG_SCAN_CARRY);
       if constexpr (same) {
         using Ys = detail::stacked_t<typename R::second_type, E, In::length>;
-        if (std::is_constant_evaluated() && detail::holds_traced_tensor(xs))
-          detail::trace_error("calx::scan: xs is traced but the carry holds plain numbers: make the carry traced "
-                              "(for a zero, 0.0 * x with x a traced value), so that scan records one node");
         C c = init;
         Ys ys{};
+        if (std::is_constant_evaluated() && detail::holds_traced_tensor(xs)) {
+          detail::common_graph_of(xs)->refuse(&refuse_plain_carry);
+          return std::pair{c, ys};  // the trace goes on, to be reported (graph::refuse)
+        }
         constexpr std::size_t X = detail::value_count_v<Xs>, Y = detail::value_count_v<Ys>;
         const E* xs_at[X] = {};
         std::size_t xs_row[X] = {};

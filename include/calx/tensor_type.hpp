@@ -310,11 +310,17 @@ class tensor {
   /// Flat element k (row major): the tree library's view of a tensor of numbers. A traced
   /// tensor has no numbers: reading one while tracing is reported.
   constexpr T& operator[](std::size_t k) {
-    if (std::is_constant_evaluated() && graph_ != nullptr) report_flat_index();
+    if (std::is_constant_evaluated() && graph_ != nullptr) {
+      graph_->refuse(&report_flat_index);
+      return graph_->template scratch<T>();  // the trace goes on, to be reported
+    }
     return storage_.elems[k];
   }
   constexpr const T& operator[](std::size_t k) const {
-    if (std::is_constant_evaluated() && graph_ != nullptr) report_flat_index();
+    if (std::is_constant_evaluated() && graph_ != nullptr) {
+      graph_->refuse(&report_flat_index);
+      return graph_->template scratch<T>();
+    }
     return storage_.elems[k];
   }
   constexpr T* data() { return storage_.elems; }
@@ -332,9 +338,9 @@ class tensor {
   constexpr bool is_traced() const { return graph_ != nullptr; }
 
  private:
-  static constexpr void report_flat_index() {
+  static constexpr void report_flat_index(bool now) {
     // One line: the compiler quotes the line of the call, which is the message.
-    detail::trace_error("calx: t[k] on a traced tensor, which has no numbers: read elements with t(i, ...), rows with calx::take<i>(t)");
+    if (now) detail::trace_error("calx: t[k] on a traced tensor, which has no numbers: read elements with t(i, ...), rows with calx::take<i>(t)");
   }
 
  public:
@@ -391,8 +397,13 @@ class tensor_element : public tensor<T> {
  private:
   /// The element's number; a traced tensor has none (every write reports it, while tracing).
   constexpr T& target() const {
-    if (target_ == nullptr) detail::trace_error("calx: an element of a traced tensor written (tensors are values: build a new one)");
-    return *target_;
+    if (target_ != nullptr) return *target_;
+    detail::graph* g = detail::tensor_access::graph_of(static_cast<const tensor<T>&>(*this));
+    g->refuse(&report_write);
+    return g->template scratch<T>();  // the trace goes on, to be reported (graph::refuse)
+  }
+  static constexpr void report_write(bool now) {
+    if (now) detail::trace_error("calx: an element of a traced tensor written (tensors are values: build a new one)");
   }
   T* target_;
 };

@@ -1,6 +1,7 @@
 // A scan over traced xs from a carry of plain numbers: the result's type (numbers) could
 // not hold the traced values scan computes.
 // EXPECT: calx::scan: xs is traced but the carry holds plain numbers
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <utility>

@@ -1,6 +1,7 @@
 // Writing an element of a traced tensor, with a compound assignment as with `=`: tensors are
 // values while traced.
 // EXPECT: calx: an element of a traced tensor written
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

@@ -1,5 +1,6 @@
 // t[k] reads a tensor's numbers; a traced tensor has none.
 // EXPECT: calx: t\[k\] on a traced tensor, which has no numbers: read elements with t\(i, \.\.\.\)
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

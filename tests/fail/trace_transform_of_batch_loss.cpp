@@ -3,7 +3,8 @@
 // says it is a batch, so the inner function would see one number. Refused with a message
 // that names calx::batch_tracer and the fix (the twin keeps the type with auto; the cases
 // that work are in tests/vmap.transformed.cpp).
-// EXPECT: must get the batch as a calx::batch_tracer
+// EXPECT: a batch stored in a calx::tracer has lost it \(keep it in an auto variable\)
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

@@ -1,6 +1,7 @@
 // Inside a traced function, vmap over a runtime batch with out_axes calx::none for an
 // output that depends on the batch.
 // EXPECT: calx::vmap: out_axes is calx::none for an output that depends on the batch
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

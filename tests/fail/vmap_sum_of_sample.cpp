@@ -2,6 +2,7 @@
 // the batch, so there is nothing to sum over (to sum over the batch, call calx::sum on
 // vmap's result inside a traced function, or use grad over the batch).
 // EXPECT: calx::sum: the value is not a runtime batch
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

@@ -1,6 +1,7 @@
 // Inside a traced function, vmap with in_axes 0 on a value that is neither a runtime batch
 // nor a std::array.
 // EXPECT: calx::vmap: an argument with in_axes 0 is not a batch here
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 int main() {

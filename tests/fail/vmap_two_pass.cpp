@@ -1,6 +1,7 @@
 // A per-sample value that depends on a sum over its own batch (x - mean(x)) needs two
 // passes over the batch, which calx does not do yet.
 // EXPECT: a per-sample value depends on a sum over the same batch
+// ERRORS: 1
 #include <calx/calx.hpp>
 
 #include <vector>

@@ -30,10 +30,13 @@ struct op_traits<batch_sum_op> {
   CALX_HOST_DEVICE static constexpr T kernel(const T& x) { return x; }
   static constexpr int simplify(auto& g, int* in) {
     if (in[0] < 0) return -1;
-    if (!g.is_batched(in[0]))
-      detail::trace_error("calx::sum: the value is not a runtime batch; calx::sum adds up a batch (a "
-                          "std::vector/std::span argument, or vmap's result) or a std::array");
+    if (!g.is_batched(in[0])) g.refuse(&refuse_sample);
     return detail::no_simplification;
+  }
+  static constexpr void refuse_sample(bool now) {
+    if (now)
+      // One line: the compiler quotes the line of the call, which is the message.
+      detail::trace_error("calx::sum: the value is not a runtime batch; calx::sum adds up a batch (a std::vector/std::span argument, or vmap's result) or a std::array. Inside a traced function a batch keeps its type, calx::batch_tracer; a batch stored in a calx::tracer has lost it (keep it in an auto variable)");
   }
   static constexpr tracer jvp(const auto&, const auto& x, const auto& t) {
     return detail::emit<batch_sum_op>(t.graph != nullptr && t.graph->is_batched(t.id) ? t : detail::emit<broadcast_op>(t, x));
@@ -75,9 +78,13 @@ struct op_traits<batch_size_op> {
   template <class T>
   CALX_HOST_DEVICE static constexpr T kernel(const T& x) { return x; }  // the executor sets the value
   static constexpr int simplify(auto& g, int* in) {
-    if (in[0] < 0 || !g.is_batched(in[0]))
-      detail::trace_error("calx::mean: the value is not a runtime batch");
+    if (in[0] < 0 || !g.is_batched(in[0])) g.refuse(&refuse_sample);
     return detail::no_simplification;
+  }
+  static constexpr void refuse_sample(bool now) {
+    if (now)
+      // One line: the compiler quotes the line of the call, which is the message.
+      detail::trace_error("calx::mean: the value is not a runtime batch. Inside a traced function a batch keeps its type, calx::batch_tracer; a batch stored in a calx::tracer has lost it (keep it in an auto variable)");
   }
   static constexpr tracer jvp(const auto&, const auto&, const auto&) { return tracer{}; }
   static constexpr std::array<tracer, 1> vjp(const auto&, const auto&, const auto&) { return {tracer{}}; }

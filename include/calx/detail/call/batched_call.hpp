@@ -108,7 +108,10 @@ Result run_batched(const char* api, const Args&... args);
 template <class Program, class Spec, class Result, class L, class... Args>
 Result batched_call(const char* api, const Args&... args) {
   constexpr bool device = (has_device_batch<Args>() || ...);
-  if constexpr (device) {
+  if constexpr (unchecked_plan<lowered_t<Program, xsimd::batch<L>>>.two_pass) {
+    [[maybe_unused]] constexpr int two_passes = report_two_pass<lowered_t<Program, xsimd::batch<L>>>();
+    return Result{};
+  } else if constexpr (device) {
     // Over device memory (docs/cuda.md): per-sample results are calx::device_vectors, sums
     // over the batch numbers on the host, on the default stream.
     constexpr bool mixed = ((has_batch_v<Args> && !has_device_batch<Args>()) || ...);

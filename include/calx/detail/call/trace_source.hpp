@@ -170,7 +170,10 @@ constexpr bool diagnose_function() {
             return true;
         }();
         static_assert(traceable, CALX_MSG_NOT_CONSTEXPR);
-        return traceable;
+        // A misuse calx found while tracing (t[k] on a traced tensor, say) was recorded and
+        // the trace went on (graph::refuse): tracing_failed reports it.
+        if constexpr (traceable) return materialized<trace_source<F, Trees...>>::refusal == nullptr;
+        return false;
       }
     }
   }
@@ -180,7 +183,8 @@ constexpr bool diagnose_function() {
 /// What an entry point returns once a diagnosis failed. When the failure was in tracing
 /// itself, the trace is evaluated once more where failing is an error, so the compiler's
 /// note names the culprit: the helper that is not constexpr, or calx's own message (a call
-/// to calx::detail::trace_error("...") made while tracing). Called in the `else` branch of
+/// to calx::detail::trace_error("...") made while tracing); a misuse the trace recorded
+/// (graph::refuse) is reported by its own function. Called in the `else` branch of
 /// the diagnosis, so the error cannot change the diagnosis.
 template <class F, class... Trees>
 constexpr invalid_program tracing_failed() {
@@ -190,6 +194,10 @@ constexpr invalid_program tracing_failed() {
       if constexpr (!holds_invalid_program<out>::value) {
         if constexpr (traced_tree<out>::value && !constant_traceable<F, Trees...>) {
           [[maybe_unused]] constexpr std::size_t where_tracing_failed = traced_size<trace_source<F, Trees...>>();
+        } else if constexpr (traced_tree<out>::value) {
+          if constexpr (materialized<trace_source<F, Trees...>>::refusal != nullptr) {
+            [[maybe_unused]] constexpr int refused_while_tracing = name_the_refusal<trace_source<F, Trees...>>();
+          }
         }
       }
     }

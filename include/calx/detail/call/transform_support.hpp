@@ -46,12 +46,6 @@ constexpr bool rules_found() {
   return materialized<Source>::missing_rule == nullptr && materialized<Source>::refusal == nullptr;
 }
 
-/// Calls the report of the refusal a rule recorded while `Source` was made (its one error).
-template <class Source>
-constexpr int name_the_refusal() {
-  materialized<Source>::refusal(true);
-  return 0;
-}
 
 /// The one error for a program whose passes missed a rule (see name_the_missing_rule) or
 /// met a refusal (see graph::refuse); called where rules_found is false, before the caller returns an invalid_program.

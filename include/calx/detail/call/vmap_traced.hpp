@@ -97,6 +97,15 @@ struct vmap_traced {
     }
   }
 
+  static constexpr void refuse_unbatched_argument(bool now) {
+    if (now)
+      trace_error("calx::vmap: an argument with in_axes 0 is not a batch here (inside a traced "
+                  "function, map over a runtime batch or a std::array)");
+  }
+  static constexpr void refuse_batched_none_output(bool now) {
+    if (now) trace_error("calx::vmap: out_axes is calx::none for an output that depends on the batch");
+  }
+
   /// A runtime batch inside a traced function: f's per-sample program, inlined with the
   /// batched values.
   template <class Ax, class... A>
@@ -111,9 +120,7 @@ struct vmap_traced {
       auto mark = [&](std::size_t values, int axis) {
         for (std::size_t l = 0; l < values; ++l, ++pos) {
           ids[pos] = flat[pos].id;
-          if (axis == 0 && !g->is_batched(ids[pos]))
-            trace_error("calx::vmap: an argument with in_axes 0 is not a batch here (inside a traced "
-                        "function, map over a runtime batch or a std::array)");
+          if (axis == 0 && !g->is_batched(ids[pos])) g->refuse(&refuse_unbatched_argument);
           if (axis == 0) like = ids[pos];
         }
       };
@@ -124,8 +131,7 @@ struct vmap_traced {
       using spec = out_spec<typename C::output_tree, OAx>;
       for (std::size_t o = 0; o < outs.size(); ++o) {
         const bool once = spec::template unbatched<tracer>(o);
-        if (once && g->is_batched(outs[o].id))
-          trace_error("calx::vmap: out_axes is calx::none for an output that depends on the batch");
+        if (once && g->is_batched(outs[o].id)) g->refuse(&refuse_batched_none_output);
         if (!once) outs[o] = emit<broadcast_op>(outs[o], tracer{g, like});
       }
       // Every output per sample (out_axes 0): typed as a batch, for a transform called on it.

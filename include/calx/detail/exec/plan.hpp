@@ -36,7 +36,15 @@ struct batch_plan {
   std::array<int, NO == 0 ? 1 : NO> next_output{};
   int slots[3][2] = {};                         // [stage][real, mask] register counts
   int reductions = 0;
+  bool two_pass = false;  // a per-sample value reads a sum over the batch (refused_two_pass)
 };
+
+/// The message for a program that needs two passes over its batch.
+constexpr void refuse_two_pass(bool now) {
+  if (now)
+    trace_error("calx: a per-sample value depends on a sum over the same batch (such as "
+                "x - mean(x)); that needs two passes over the batch, which calx does not do yet");
+}
 
 template <class IR>
 constexpr batch_plan<IR::size, IR::output_leaves> make_batch_plan(const IR& r) {
@@ -55,9 +63,7 @@ constexpr batch_plan<IR::size, IR::output_leaves> make_batch_plan(const IR& r) {
     if (n.batched) {
       s = stage::loop;
       for (int i = 0; i < n.arity; ++i)
-        if (plan.stage_of[r.operand(j, i)] == stage::post)
-          trace_error("calx: a per-sample value depends on a sum over the same batch (such as "
-                      "x - mean(x)); that needs two passes over the batch, which calx does not do yet");
+        if (plan.stage_of[r.operand(j, i)] == stage::post) plan.two_pass = true;
     } else if (n.op().role == batch_role::sum) {
       s = stage::post;
       plan.reduction[j] = plan.reductions;  // one accumulator per element
@@ -87,9 +93,23 @@ constexpr batch_plan<IR::size, IR::output_leaves> make_batch_plan(const IR& r) {
   return plan;
 }
 
+/// The plan of `Source`'s batched program as made; `planned<Source>::value`, the executors',
+/// stops at the refusal of a program that needs two passes (batched_call reports it from
+/// this one first, as the one error).
+template <class Source>
+inline constexpr auto unchecked_plan = make_batch_plan(materialized<Source>::value);
+/// The one error for `Source`, a program that needs two passes (a constant to initialize).
+template <class Source>
+constexpr int report_two_pass() {
+  refuse_two_pass(unchecked_plan<Source>.two_pass);
+  return 0;
+}
 template <class Source>
 struct planned {
-  static constexpr auto value = make_batch_plan(materialized<Source>::value);
+  static constexpr auto value = [] {
+    if (unchecked_plan<Source>.two_pass) refuse_two_pass(true);
+    return unchecked_plan<Source>;
+  }();
 };
 
 }  // namespace detail

@@ -11,6 +11,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 CALX_BEGIN_NAMESPACE
@@ -61,6 +62,20 @@ struct graph {
   void (*refusal)(bool) = nullptr;
   constexpr void refuse(void (*report)(bool)) {
     if (refusal == nullptr) refusal = report;
+  }
+  /// A number a refused read or write of a traced tensor's element goes to, so that the
+  /// trace can go on to be reported.
+  double scratch_real = 0;
+  float scratch_float = 0;
+  bool scratch_bool = false;
+  template <class T>
+  constexpr T& scratch() {
+    if constexpr (std::is_same_v<T, float>)
+      return scratch_float;
+    else if constexpr (std::is_same_v<T, bool>)
+      return scratch_bool;
+    else
+      return scratch_real;
   }
 
   constexpr int operand(int id, int i) const { return operands[nodes[id].first + i]; }

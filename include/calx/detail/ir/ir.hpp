@@ -276,6 +276,14 @@ struct materialized {
 template <class Source>
 inline constexpr const auto& ir_v = materialized<Source>::value;
 
+/// Calls the report of the refusal recorded while `Source` was made (see graph::refuse):
+/// its one error, where a constant is initialized with it.
+template <class Source>
+constexpr int name_the_refusal() {
+  materialized<Source>::refusal(true);
+  return 0;
+}
+
 /// `r` seen through pointers (an op's sub-program, named in its descriptor).
 template <class IR>
 constexpr program_view view_of(const IR& r) {
