@@ -14,6 +14,7 @@
 #include <calx/detail/exec/device_executor.hpp>
 #include <calx/detail/exec/device_ir.hpp>
 #include <calx/detail/exec/device_memory.hpp>
+#include <calx/detail/exec/plan.hpp>
 #include <calx/detail/exec/simd_executor.hpp>
 #include <calx/detail/call/batch_outputs.hpp>
 #include <calx/detail/diagnostics.hpp>

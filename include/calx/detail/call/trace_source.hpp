@@ -10,6 +10,7 @@
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
 #include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 
