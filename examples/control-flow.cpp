@@ -171,18 +171,21 @@ int main() {
     return calx::fori_loop(0, n, [](auto, auto v) { return 0.5 * v + 1.0; }, x);
   };
   const auto program = calx::trace(decay, 0.0, 0);
-  const double decay_slope = calx::jacfwd(decay, calx::argnums<0>)(0.0, 3);  // forward mode: fine
+  const double decay_slope = calx::jacfwd(decay, calx::argnums<0>)(0.0, 3);  // forward mode
+  const double decay_grad = calx::grad(decay, calx::argnums<0>)(0.0, 3);     // reverse mode
   // [fori_runtime]
-  std::printf("runtime trip count: %.4f %.4f %.4f, d/dx after 3 steps %.4f\n", program(0.0, 1), program(0.0, 3),
-              program(0.0, 20), decay_slope);
+  std::printf("runtime trip count: %.4f %.4f %.4f, d/dx after 3 steps %.4f (reverse mode %.4f)\n", program(0.0, 1),
+              program(0.0, 3), program(0.0, 20), decay_slope, decay_grad);
 
   // [while_vmap]
   const std::vector<double> as{0.25, 2.0, 9.0, 1e6};
   auto roots = calx::vmap(newton_sqrt)(as);                    // each lane stops at its own step
   auto root_slopes = calx::vmap(calx::jacfwd(newton_sqrt))(as);  // d sqrt(a) / da = 1 / (2 sqrt(a))
+  auto root_grads = calx::vmap(calx::grad(newton_sqrt))(as);     // reverse mode: each lane runs its steps back
   // [while_vmap]
   for (std::size_t i = 0; i < as.size(); ++i)
-    std::printf("while_loop: sqrt(%g) = %.9f, d/da = %.9f\n", as[i], roots[i], root_slopes[i]);
+    std::printf("while_loop: sqrt(%g) = %.9f, d/da = %.9f (reverse mode %.9f)\n", as[i], roots[i], root_slopes[i],
+                root_grads[i]);
 
   // [scan_grad]
   calx::tensor<double, 1000> force;

@@ -3,10 +3,9 @@
 /// values it is one IR node (calx/loop_op.hpp) whose body is a sub-program traced once, run
 /// as a real loop: the IR and the generated code grow with the body, not with the trip
 /// count. Under vmap the loop runs across SIMD lanes, lanes with different trip counts each
-/// keeping their own carry. Forward mode is a loop of the body's jvp; reverse mode, with a
-/// trip count known at compile time, a loop that stores the carries of every step and runs
-/// the body's vjp backwards (a trip count known only at run time is refused in reverse
-/// mode, as in JAX).
+/// keeping their own carry. Forward mode is a loop of the body's jvp; reverse mode a loop
+/// that stores the carries of every step on the heap and runs the body's vjp backwards,
+/// the trip count known at compile time or only at run time (which JAX refuses).
 #ifndef CALX_FORI_LOOP_HPP
 #define CALX_FORI_LOOP_HPP
 

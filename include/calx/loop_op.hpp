@@ -6,8 +6,8 @@
 /// per-step inputs (tensors whose leading axis has L entries, entry s read at step s); its
 /// results the final carries and Y per-step outputs (stacked along a new leading axis of
 /// L). Forward mode is the loop of the body's jvp; reverse mode a loop that stores every
-/// step's carries and runs the body's vjp backwards (bounds known at compile time only, as
-/// in JAX). Carries, inputs and outputs are scalars or tensors.
+/// step's carries and runs the body's vjp backwards (the bounds traced or not: the storage
+/// is sized when the loop runs). Carries, inputs and outputs are scalars or tensors.
 #ifndef CALX_LOOP_OP_HPP
 #define CALX_LOOP_OP_HPP
 
@@ -302,24 +302,15 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
     record_jvp_loop<S, N, X, Y, L>(g, x, t + at::c, t + at::x, out + at::out_c, out + at::out_y);
   }
 
-  static constexpr void refuse_traced_trip_count(bool now) {
-    if (now)
-      trace_error("calx::fori_loop: reverse mode needs a trip count known at compile time; this one is "
-                  "traced: make lower and upper plain integers (reverse mode stores the carries of every step)");
-  }
-
   /// Cotangents of the carries and the inputs: the reverse loop. With a length known to the
   /// type (scan), the primal loop is made, in place, the variant that keeps the carries of
   /// every step, and the reverse loop reads them: the forward pass runs once, as JAX's
   /// partial evaluation of scan arranges (the node's other results are the same values).
+  /// Otherwise (fori_loop, its bounds traced or not) the reverse loop runs a forward pass of
+  /// its own that stores the carries on the heap, sized when it runs.
   static constexpr void vjp_ids(graph& g, const int* ct, const int* y, const int* x, int* out) {
     out[at::lower] = out[at::upper] = -1;
     if (!any_nonzero(ct, N + Y)) {
-      for (std::size_t k = 0; k < N + X; ++k) out[at::c + k] = -1;
-      return;
-    }
-    if (!g.is_constant(x[at::lower]) || !g.is_constant(x[at::upper])) {  // JAX's rule: a reverse loop stores every step's carry
-      g.refuse(&refuse_traced_trip_count);
       for (std::size_t k = 0; k < N + X; ++k) out[at::c + k] = -1;
       return;
     }

@@ -3,8 +3,9 @@
 /// values it is one IR node whose condition and body are sub-programs, run as a real loop.
 /// Under vmap each SIMD lane leaves the loop when its own condition fails (the group runs
 /// until every lane is done; a finished lane keeps its carry). Forward mode is a while
-/// loop of (carry, tangent) under the body's jvp; reverse mode is refused, as in JAX: the
-/// number of steps to store is not known before the loop runs.
+/// loop of (carry, tangent) under the body's jvp; reverse mode counts the steps, then runs
+/// fori_loop's reverse loop over that many, which keeps every step's carries on the heap
+/// (JAX refuses it: the number of steps to store is not known before the loop runs).
 #ifndef CALX_WHILE_LOOP_HPP
 #define CALX_WHILE_LOOP_HPP
 
@@ -89,13 +90,14 @@ struct primal_condition_source {
 template <class CS, class S, std::size_t N>
 struct while_op {};
 
-/// The while op's rules (forward mode only), up to the limit of `step_order_v`.
+/// The number of steps the while op of `CS` and `S` takes from its `N` carries (operands):
+/// one result, a whole number (per sample under vmap), the bound of its reverse loop.
+template <class CS, class S, std::size_t N>
+struct while_steps_op {};
+
+/// The while op's rules, up to the limit of `step_order_v`.
 template <class CS, class S, std::size_t N, bool = (step_order_v<S> < loop_derivative_order_limit)>
-struct while_rules {
-  static constexpr void jvp_ids(graph& g, const int* y, const int* x, const int* t, int* out) {
-    loop_order_limit_rules<N, N>::jvp_ids(g, y, x, t, out);
-  }
-};
+struct while_rules : loop_order_limit_rules<N, N> {};
 template <class CS, class S, std::size_t N>
 struct while_rules<CS, S, N, true> {
   /// Tangents of the final carries: the same loop over (carry, tangent), its condition on
@@ -116,18 +118,46 @@ struct while_rules<CS, S, N, true> {
                                                                                                 2 * N);
     for (std::size_t k = 0; k < N; ++k) out[k] = res[static_cast<int>(loop_slots<N>::tangent_of_c + k)];
   }
-  static constexpr void refuse_reverse(bool now) {
-    if (now)
-      trace_error("calx::while_loop: reverse mode is not supported; use forward mode (jvp, jacfwd), or "
-                  "calx::fori_loop with a trip count known at compile time (reverse mode stores every step)");
-  }
-  static constexpr void vjp_ids(graph& g, const int* ct, const int*, const int*, int* out) {
-    for (std::size_t k = 0; k < N; ++k) {
-      out[k] = -1;
-      if (ct[k] >= 0) g.refuse(&refuse_reverse);  // JAX's rule: the steps to store are not known before the loop runs
+
+  /// Cotangents of the initial carries: the loop's trip count from them (a pass of its own
+  /// over the steps), then fori_loop's reverse loop over that many steps of the body, which
+  /// stores every step's carries on the heap as it runs forward and runs the body's vjp
+  /// back over them (JAX refuses this: its reverse loops store into arrays sized before
+  /// they run). Under vmap each lane has its own count: the lanes run back masked.
+  static constexpr void vjp_ids(graph& g, const int* ct, const int* y, const int* x, int* out) {
+    if (!any_nonzero(ct, N)) {
+      for (std::size_t k = 0; k < N; ++k) out[k] = -1;
+      return;
     }
+    operand_list carries(static_cast<int>(N));
+    carries.add(g, x, x, N);
+    int steps = -1;
+    record_loop<while_steps_op<CS, S, N>>(g, carries.ids.data(), &steps, 1);
+    using rev = loop_slots<N>;
+    operand_list in(static_cast<int>(rev::vjp_arity));
+    in.add(g.constant(0.0));
+    in.add(steps);
+    in.add(g, x, x, N);
+    in.add(g, ct, y, N);  // each shaped like its carry
+    record_loop<loop_vjp_op<S, N>>(g, in.ids.data(), out, rev::vjp_outputs);
   }
 };
+
+/// The trip count's rules: a whole number, constant where it is defined, so its tangent and
+/// its operands' cotangents are zero.
+template <std::size_t N>
+struct while_steps_rules {
+  static constexpr void jvp_ids(graph&, const int*, const int*, const int*, int* out) { out[0] = -1; }
+  static constexpr void vjp_ids(graph&, const int*, const int*, const int*, int* out) {
+    for (std::size_t k = 0; k < N; ++k) out[k] = -1;
+  }
+};
+
+/// The trip count's result: a scalar.
+template <class CS, class S, std::size_t N>
+constexpr shape while_steps_dims(int) {
+  return shape{};
+}
 
 }  // namespace detail
 
@@ -145,6 +175,30 @@ struct op_traits<detail::while_op<CS, S, N>> : detail::while_rules<CS, S, N> {
   // Operands and results: the N carries (detail/exec/results_kernel.hpp, `run_while`).
   static constexpr detail::results_kernel_info results_kernel{
       detail::results_kind::while_loop, N, 0, 0, 0, false, true, 2, &detail::program_views<true, CS, S>, nullptr};
+
+  static const char* parameters(bool single) {
+    static const std::string text[2] = {
+        detail::nested_programs_text<cond_source, source>({"cond_fun", "body"}, false),
+        detail::nested_programs_text<cond_source, source>({"cond_fun", "body"}, true)};
+    return text[single ? 1 : 0].c_str();
+  }
+};
+
+/// The trip count of a while loop (printed `while_steps`, its condition and body nested).
+template <class CS, class S, std::size_t N>
+struct op_traits<detail::while_steps_op<CS, S, N>> : detail::while_steps_rules<N> {
+  static constexpr const char* name = "while_steps";
+  static constexpr int arity = static_cast<int>(N);
+  static constexpr int outputs = 1;
+  static constexpr bool broadcasts = false;
+  static constexpr auto result_dims = &detail::while_steps_dims<CS, S, N>;
+  using cond_source = CS;
+  using source = S;
+
+  // Operands: the N carries; result: the count (detail/exec/results_kernel.hpp,
+  // `run_while_steps`).
+  static constexpr detail::results_kernel_info results_kernel{
+      detail::results_kind::while_count, N, 0, 0, 0, false, true, 2, &detail::program_views<true, CS, S>, nullptr};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {

@@ -498,6 +498,37 @@ void while_forward(V* c) {
   each<C>([&](std::size_t f) { c[f] = in[1 + f]; });
 }
 
+/// The number of steps `while_forward` takes from the flat carries `c` (left as they are):
+/// on batches, each lane's own count, the bound of the reverse loop that runs them back
+/// (calx/while_loop.hpp, `while_rules::vjp_ids`).
+template <const auto& Cond, const auto& Step, std::size_t N, class V>
+V while_steps(const V* c) {
+  static constexpr std::size_t C = loop_layout<Step, N, 0, 0>::C;
+  V in[1 + C], out[C], go[1];  // locals only, as in loop_forward
+  in[0] = V(0);
+  each<C>([&](std::size_t f) { in[1 + f] = c[f]; });
+  evaluate_values<Cond>(in + 1, go);
+  V steps(0);
+  if constexpr (std::is_floating_point_v<V>) {
+    while (go[0] != V(0)) {
+      evaluate_values<Step>(in, out);
+      each<C>([&](std::size_t f) { in[1 + f] = out[f]; });
+      evaluate_values<Cond>(in + 1, go);
+      steps += V(1);
+    }
+  } else {
+    auto active = go[0] != V(0);
+    while (xsimd::any(active)) {
+      evaluate_values<Step>(in, out);
+      each<C>([&](std::size_t f) { in[1 + f] = xsimd::select(active, out[f], in[1 + f]); });
+      steps = xsimd::select(active, steps + V(1), steps);
+      evaluate_values<Cond>(in + 1, go);
+      active = active & (go[0] != V(0));
+    }
+  }
+  return steps;
+}
+
 /// A loop op's results kernels over `NI` operands: `kernel(in, out)` with lane_values of
 /// numbers (one sample) or of the op's SIMD batches (a group of `lanes` samples; a group of
 /// another width, an executor built for another architecture, runs lane by lane).

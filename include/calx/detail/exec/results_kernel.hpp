@@ -1,6 +1,6 @@
 /// @file detail/exec/results_kernel.hpp
 /// @brief The kernels of ops that compute their results together (loops, reverse loops,
-/// while loops, conds and checkpoints), compiled from the constants of the op's descriptor
+/// while loops and their trip counts, conds and checkpoints), compiled from the constants of the op's descriptor
 /// (`results_kernel_info`) where code generation meets the op: `results_kernel<R, T>` for one
 /// sample, `results_kernel_lanes<R, T>` for a SIMD group. An op's descriptor takes no
 /// kernel's address, so an op no generated program runs (a derivative loop that nothing
@@ -46,7 +46,8 @@ struct kernel_constants {
     switch (k.kind) {
       case results_kind::loop: return loop_slots<N, X, Y, k.kept>::arity;
       case results_kind::loop_vjp: return loop_slots<N, X, Y, k.kept>::vjp_arity;
-      case results_kind::while_loop: return N;
+      case results_kind::while_loop:
+      case results_kind::while_count: return N;
       case results_kind::branch: break;
     }
     return std::size_t{0};  // a branch op reads its operands as pointers (`run_branch`)
@@ -106,6 +107,17 @@ void run_while(const std::array<lane_values<V>, kernel_constants<R>::arity>& in,
   each<lay::C>([&](std::size_t f) { out.set(f, carry[f]); });
 }
 
+/// The trip count of a while loop: N carries in, the number of steps out.
+template <op_ref R, class V>
+void run_while_steps(const std::array<lane_values<V>, kernel_constants<R>::arity>& in, const lane_values<V>& out) {
+  using c = kernel_constants<R>;
+  constexpr const auto& step = sub_program<R, 1, V>;
+  using lay = loop_layout<step, c::N, 0, 0>;
+  V carry[lay::C];
+  gather_carries<lay, c::N, 0>(carry, in.data());
+  out.set(0, while_steps<sub_program<R, 0, V>, step, c::N>(carry));
+}
+
 /// A cond (the predicate first, nonzero: the first program) or a checkpoint (one program):
 /// the program taken, on the operands in place, its results to the tuple's values.
 template <const auto& P, class T>
@@ -137,6 +149,8 @@ struct run_kernel {
       run_loop<R>(in, out);
     else if constexpr (kind == results_kind::loop_vjp)
       run_loop_vjp<R>(in, out);
+    else if constexpr (kind == results_kind::while_count)
+      run_while_steps<R>(in, out);
     else
       run_while<R>(in, out);
   }

@@ -45,7 +45,7 @@ struct store_view {
 };
 
 /// Which kernel an op that computes its results together has (detail/exec/results_kernel.hpp).
-enum class results_kind : unsigned char { loop, loop_vjp, while_loop, branch };
+enum class results_kind : unsigned char { loop, loop_vjp, while_loop, while_count, branch };
 
 /// What code generation compiles such an op's kernel from, all constants: its kind, its
 /// layout, its programs. Code generation instantiates the kernel of the ops of the program it
@@ -57,7 +57,7 @@ struct results_kernel_info {
   std::size_t n = 0, x = 0, y = 0, l = 0;  // carries, per-step inputs and outputs, steps (loops)
   bool kept = false;     // a loop that keeps its carries; a reverse loop that reads them
   bool lanes = false;    // runs on SIMD groups (a branch op runs its decomposition there)
-  int programs = 0;      // loop: its step; reverse loop: step, step's vjp; while: cond, step; branch: each
+  int programs = 0;      // loop: its step; reverse loop: step, step's vjp; while, trip count: cond, step; branch: each
   program_view (*program)(int k, bool simd) = nullptr;
   store_view (*store)() = nullptr;  // loops: the carry elements a reverse loop reads
 };
