@@ -4,8 +4,9 @@
 // squared miss distance (a derivative of the whole loop: nested derivatives). The inner
 // gradient is taken in reverse mode (calx::jacfwd(potential, calx::argnums<0, 1>) is the
 // forward one: GradBench's "ff"; each variant is a TU's worth of compile time,
-// docs/performance.md), the outer in forward mode through the while_loop (reverse mode
-// refuses while_loop, as in JAX): GradBench's "fr". CTest compares the output with
+// docs/performance.md), the outer in forward mode through the while_loop: GradBench's "fr";
+// the outer derivative is checked in reverse mode too ("rr": JAX refuses reverse mode through
+// a while_loop, calx stores the steps' carries). CTest compares the output with
 // examples/particle.out; docs/control-flow.md ("Nested derivatives") quotes it.
 #include <calx/calx.hpp>
 
@@ -73,8 +74,12 @@ int main() {
   const double at = 0.3, h = 1e-6;
   const double fd = (miss(at + h) - miss(at - h)) / (2 * h);
   const double d = calx::jacfwd(miss)(at);
-  std::printf("d miss/dw at 0.3: %.6f (central differences %.6f)\n", d, fd);
-  if (std::abs(d - fd) > 1e-5 * (1 + std::abs(fd)) || !(miss(w) < 1e-6)) {
+  // [particle_reverse]
+  const double d_reverse = calx::grad(miss)(at);  // reverse mode through the while_loop
+  // [particle_reverse]
+  std::printf("d miss/dw at 0.3: %.6f forward, %.6f reverse (central differences %.6f)\n", d, d_reverse, fd);
+  if (std::abs(d - fd) > 1e-5 * (1 + std::abs(fd)) || std::abs(d_reverse - d) > 1e-12 * (1 + std::abs(d)) ||
+      !(miss(w) < 1e-6)) {
     std::puts("MISMATCH");
     return 1;
   }

@@ -2,7 +2,7 @@
 // Siskind and Pearlmutter): min over p of max over q of f(p, q) = |p|^2 - |q|^2. The inner
 // maximisation is a while_loop, traced, with its gradient taken in its body; the outer
 // minimisation runs in C++ on the inner one's value and its derivative in p, taken in
-// forward mode through the while_loop (reverse mode refuses while_loop, as in JAX). CTest
+// forward mode through the while_loop (examples/particle.cpp checks reverse mode too). CTest
 // compares the output with examples/saddle.out; docs/control-flow.md ("Nested derivatives")
 // describes it.
 #include <calx/calx.hpp>

@@ -220,7 +220,7 @@ struct op_traits<detail::branch_op<detail::type_list<S...>>> : detail::branch_ru
   // decomposition.
   static constexpr detail::results_kernel_info results_kernel{
       detail::results_kind::branch, 0, 0, 0, 0, false, false, static_cast<int>(sizeof...(S)),
-      &detail::program_views<false, S...>, nullptr};
+      &detail::program_views<false, S...>, nullptr, &detail::first_refusal<S...>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {programs_text(false), programs_text(true)};

@@ -77,7 +77,7 @@ struct step_source {
 
 /// A step's program for values `V` (user ops expanded as `V` needs), as codegen runs it.
 template <class Source, class V>
-inline constexpr const auto& program_for_v = materialized<lowered_t<Source, V>>::value;
+inline constexpr const auto& program_for_v = materialized<lowered_unchecked_t<Source, V>>::value;
 
 /// Records `Op` on operand ids `in` and writes its `n` results' ids to `out` (a loop op is
 /// a tuple node whatever its result count: see `emit_op`).
@@ -437,6 +437,8 @@ constexpr program_view program_views(int k, bool simd) {
   int j = 0;
   auto pick = [&]<class P>() {
     if (j++ != k) return;
+    // Read where code is generated: a refused program is never compiled (see `runnable`).
+    if constexpr (materialized<P>::refusal != nullptr) materialized<P>::refusal(true);
     if constexpr (Lanes) {
       if (simd) {
         v = view_of(program_for_v<P, xsimd::batch<double>>);
@@ -485,7 +487,7 @@ struct op_traits<detail::loop_op<S, N, X, Y, L, Keep>> : detail::loop_rules<S, N
   // (detail/exec/results_kernel.hpp, `run_loop`).
   static constexpr detail::results_kernel_info results_kernel{
       detail::results_kind::loop, N, X, Y, L, Keep, true, 1, &detail::program_views<true, S>,
-      &detail::carry_store_of<store, S, N>};
+      &detail::carry_store_of<store, S, N>, &detail::first_refusal<S>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {detail::nested_programs_text<source>({"body"}, false),
@@ -511,7 +513,7 @@ struct op_traits<detail::loop_vjp_op<S, N, X, Y, L, FromKept>> : detail::loop_vj
   // carries and stacked outputs (see op_traits<loop_op>; `run_loop_vjp`).
   static constexpr detail::results_kernel_info results_kernel{
       detail::results_kind::loop_vjp, N, X, Y, L, FromKept, true, 2, &detail::program_views<true, S, vjp_source>,
-      &detail::carry_store_of<detail::stored_carries<S, N, X, Y>, S, N>};
+      &detail::carry_store_of<detail::stored_carries<S, N, X, Y>, S, N>, &detail::first_refusal<S, vjp_source>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {

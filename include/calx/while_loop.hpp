@@ -174,7 +174,8 @@ struct op_traits<detail::while_op<CS, S, N>> : detail::while_rules<CS, S, N> {
 
   // Operands and results: the N carries (detail/exec/results_kernel.hpp, `run_while`).
   static constexpr detail::results_kernel_info results_kernel{
-      detail::results_kind::while_loop, N, 0, 0, 0, false, true, 2, &detail::program_views<true, CS, S>, nullptr};
+      detail::results_kind::while_loop, N, 0, 0, 0, false, true, 2, &detail::program_views<true, CS, S>, nullptr,
+      &detail::first_refusal<CS, S>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {
@@ -198,7 +199,8 @@ struct op_traits<detail::while_steps_op<CS, S, N>> : detail::while_steps_rules<N
   // Operands: the N carries; result: the count (detail/exec/results_kernel.hpp,
   // `run_while_steps`).
   static constexpr detail::results_kernel_info results_kernel{
-      detail::results_kind::while_count, N, 0, 0, 0, false, true, 2, &detail::program_views<true, CS, S>, nullptr};
+      detail::results_kind::while_count, N, 0, 0, 0, false, true, 2, &detail::program_views<true, CS, S>, nullptr,
+      &detail::first_refusal<CS, S>};
 
   static const char* parameters(bool single) {
     static const std::string text[2] = {

@@ -24,13 +24,23 @@ namespace detail {
 /// take are expanded into their decompositions (float and double run scalar kernels; SIMD
 /// batches and device code run built-in kernels only: a user op's kernel and a cond's
 /// results kernel are host functions).
+/// `lowered_unchecked_t` is that program; `lowered_t` checks first that nothing refused
+/// `Source` (`runnable`), where a transform compiles its program. (A loop's descriptor
+/// names its body's program unchecked, and checks when it is read: `program_views`.)
 #ifdef __CUDA_ARCH__
 template <class Source, class L>
-using lowered_t = expanded_t<Source, expand_for::simd>;
+using lowered_unchecked_t = expanded_t<Source, expand_for::simd>;
 #else
 template <class Source, class L>
-using lowered_t = expanded_t<Source, std::is_floating_point_v<L> ? expand_for::scalar : expand_for::simd>;
+using lowered_unchecked_t = expanded_t<Source, std::is_floating_point_v<L> ? expand_for::scalar : expand_for::simd>;
 #endif
+template <class Source, class L>
+struct lowered {
+  static_assert(runnable<Source>());
+  using type = lowered_unchecked_t<Source, L>;
+};
+template <class Source, class L>
+using lowered_t = typename lowered<Source, L>::type;
 
 /// Output nodes `res` of IR `r`, replayed into `g`, as tracers. A tensor's symbolic zero is
 /// made a node of zeros: a null tracer reads as a scalar (see `unflatten_from`).

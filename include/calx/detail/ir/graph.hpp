@@ -276,6 +276,8 @@ constexpr int emit_op(graph& g, op_ref ref, int* in) {
     if (s != no_simplification) return s < 0 ? s : broadcast_to(g, s, common);
   }
   const shape common = op.broadcasts ? broadcast_operands(g, op, in) : shape{};
+  // An op whose sub-program was refused (a misuse in a loop's body) refuses this program.
+  if (op.has_results_kernel() && op.results->refusal != nullptr) g.refuse(op.results->refusal());
   node n;
   n.op = ref;
   n.arity = op.arity;

@@ -254,11 +254,12 @@ struct materialized {
   static constexpr void (*refusal)(bool) = first_run.refusal;
   using ir_type = ir<sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], sizes[5]>;
   static constexpr ir_type value = [] {
+    // A refused program is made all the same (its refused values are zeros or scratch
+    // numbers), so that what is instantiated from it compiles: it is never run. A transform
+    // reports the refusal first (rules_found, tracing_failed), a program holding a refused
+    // sub-program takes the refusal over (emit_op), and code generation stops at it
+    // (`runnable`).
     graph g = Source::build();
-    // A program a rule refused is never used: its refusal is the error here. A transform
-    // reports it before (one error, see rules_found); a sub-program (a loop body's vjp,
-    // say) reaches this line.
-    if (g.refusal != nullptr) g.refusal(true);
     finalize(g);
     ir_type r;
     for (std::size_t j = 0; j < sizes[0]; ++j) r.nodes[j] = g.nodes[j];
@@ -275,6 +276,22 @@ struct materialized {
 
 template <class Source>
 inline constexpr const auto& ir_v = materialized<Source>::value;
+
+/// The first refusal met making the programs `Sources` (null: none).
+template <class... Sources>
+constexpr void (*first_refusal())(bool) {
+  void (*r)(bool) = nullptr;
+  ((r = r != nullptr ? r : materialized<Sources>::refusal), ...);
+  return r;
+}
+
+/// Whether `Source` may be compiled to code; a refused program's refusal is the error here.
+/// A transform reports it before it compiles anything, so this line is a safety net.
+template <class Source>
+constexpr bool runnable() {
+  if constexpr (materialized<Source>::refusal != nullptr) materialized<Source>::refusal(true);
+  return true;
+}
 
 /// Calls the report of the refusal recorded while `Source` was made (see graph::refuse):
 /// its one error, where a constant is initialized with it.

@@ -60,6 +60,9 @@ struct results_kernel_info {
   int programs = 0;      // loop: its step; reverse loop: step, step's vjp; while, trip count: cond, step; branch: each
   program_view (*program)(int k, bool simd) = nullptr;
   store_view (*store)() = nullptr;  // loops: the carry elements a reverse loop reads
+  /// The first refusal met making its programs (null: none; see graph::refuse): the
+  /// program that records the op takes it over (`emit_op`), so it is reported once, there.
+  void (*(*refusal)())(bool) = nullptr;
 };
 
 /// What a node's value is: a real number (float or double, fixed per program), a mask, or
