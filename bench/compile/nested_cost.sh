@@ -2,7 +2,8 @@
 # Compile time and peak compiler memory of programs with nested derivatives (issue 30,
 # item 4): examples/particle.cpp (the gradient of a potential inside a while_loop's body,
 # reverse mode, and a forward derivative of the whole loop: GradBench's particle "fr",
-# ~40 ops in the body), the same with the inner gradient in forward mode ("ff"), and
+# checked in reverse mode, "rr"; ~40 ops in the body), the same with the inner gradient in
+# forward mode ("ff", "rf"), and
 # examples/saddle.cpp (a gradient descent as a while_loop with a gradient in its body,
 # differentiated in forward mode from outside: GradBench's saddle), each compiled to an
 # object file with g++-12 -O2 -march=native. Budget: 20 s and 1.5 GB a TU.
@@ -29,7 +30,7 @@ measure() {  # measure <source>: "wall s / peak MiB"
     -c "$1" -o "$WORK/o.o" 2>&1 | tail -1 | awk '{ printf "%s s / %.0f MiB", $1, $4 / 1024 }'
 }
 
-echo "| run | particle (fr) | particle (ff) | saddle |"
+echo "| run | particle (fr, rr) | particle (ff, rf) | saddle |"
 echo "|---:|---:|---:|---:|"
 for r in $(seq "$RUNS"); do
   echo "| $r | $(measure "$ROOT/examples/particle.cpp") | $(measure "$WORK/particle_ff.cpp") | $(measure "$ROOT/examples/saddle.cpp") |"

@@ -46,9 +46,9 @@ constexpr bool rules_found() {
   return materialized<Source>::missing_rule == nullptr && materialized<Source>::refusal == nullptr;
 }
 
-
 /// The one error for a program whose passes missed a rule (see name_the_missing_rule) or
-/// met a refusal (see graph::refuse); called where rules_found is false, before the caller returns an invalid_program.
+/// met a refusal (see graph::refuse); called where rules_found is false, before the caller
+/// returns an invalid_program.
 template <class Source>
 constexpr void report_missing_rule() {
   if constexpr (materialized<Source>::refusal != nullptr) {

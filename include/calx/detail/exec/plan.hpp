@@ -107,7 +107,7 @@ constexpr int report_two_pass() {
 template <class Source>
 struct planned {
   static constexpr auto value = [] {
-    if (unchecked_plan<Source>.two_pass) refuse_two_pass(true);
+    refuse_two_pass(unchecked_plan<Source>.two_pass);
     return unchecked_plan<Source>;
   }();
 };
