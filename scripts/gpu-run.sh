@@ -6,7 +6,7 @@
 #
 #   cmake -S . -B build-cuda -DCALX_ENABLE_CUDA=ON -DCMAKE_BUILD_TYPE=Release
 #   cmake --build build-cuda -j2 --target test.cuda.vmap_device test.cuda.vmap_device_control \
-#     test.cuda.eval_in_kernel test.cuda.tensor_in_kernel test.cuda.divide cuda bench_cuda
+#     test.cuda.eval_in_kernel test.cuda.tensor_in_kernel test.cuda.tensor_op_in_kernel test.cuda.divide cuda bench_cuda
 #   bash scripts/gpu-run.sh --collect build-cuda gpu-bin     # copies them into gpu-bin/
 #   # on the GPU machine, from the repository's root:
 #   bash scripts/gpu-run.sh gpu-bin [log dir]
@@ -16,7 +16,7 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tests=(test.cuda.vmap_device test.cuda.vmap_device_control test.cuda.eval_in_kernel test.cuda.tensor_in_kernel
-  test.cuda.divide)
+  test.cuda.tensor_op_in_kernel test.cuda.divide)
 
 if [[ "${1:-}" == --collect ]]; then
   build=${2:-build-cuda} bin=${3:-gpu-bin}

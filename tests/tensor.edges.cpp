@@ -3,8 +3,8 @@
 /// log_softmax with a finite max of magnitude 1e308 or more; the layout of jacfwd, jacrev and
 /// hessian with several argnums and a tensor output (JAX's: one array per input leaf, output
 /// axes then input axes); calx::cond on a rank-0 tensor<bool> predicate; a pullback of a
-/// rank-0-tensor output given a number; and calls on an 8 MiB tensor that keep at most one
-/// result's worth on the stack.
+/// rank-0-tensor output given a number; calls on an 8 MiB tensor that keep at most one
+/// result's worth on the stack; and compound assignment (`t += b`) on tensors.
 
 #include <_include/float_compare.hpp>
 
@@ -221,6 +221,40 @@ TEST_CASE("calls on an 8 MiB tensor keep one result's worth on the stack", "[ten
   CHECK((*out)[probe] == 2 * x);
   on_small_stack(pulled_back, *w, *out);
   CHECK((*out)[probe] == 2 * x);
+}
+
+TEST_CASE("compound assignment on tensors: t op= b is t = t op b, b broadcast to t's shape", "[tensor][arithmetic]") {
+  // f(x, y) = sum(t * t), t = ((x + y) * 2 - sum(y)) / 4; df/dx = t, df/dy = t - sum(t) / 2 * ones.
+  constexpr auto f = [](const auto& x, const auto& y) {
+    auto t = x;
+    t += y;             // a tensor of the same shape
+    t *= 2.0;           // a number
+    t -= calx::sum(y);  // a rank-0 tensor (traced: a traced scalar)
+    t /= 4.0;
+    return calx::sum(t * t);
+  };
+  tensor<double, 3> x, y, t;
+  for (std::size_t i = 0; i < 3; ++i) x[i] = 1.0 + static_cast<double>(i), y[i] = 0.5 * static_cast<double>(i) - 0.25;
+  double sum_y = 0, sum_t = 0, want = 0;
+  for (std::size_t i = 0; i < 3; ++i) sum_y += y[i];
+  for (std::size_t i = 0; i < 3; ++i) {
+    t[i] = ((x[i] + y[i]) * 2.0 - sum_y) / 4.0;
+    sum_t += t[i];
+    want += t[i] * t[i];
+  }
+  CHECK(double(f(x, y)) == Approx(want).epsilon(1e-15));  // on numbers
+  const auto [gx, gy] = calx::grad(f, calx::argnums<0, 1>)(x, y);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(gx[i] == Approx(t[i]).epsilon(1e-14));
+    CHECK(gy[i] == Approx(t[i] - sum_t / 2.0).epsilon(1e-14).margin(1e-15));
+  }
+  // b broadcast up to t's shape: a row added to each row of a matrix.
+  tensor<double, 2, 3> m;
+  m += x;
+  m *= y;
+  for (std::size_t r = 0; r < 2; ++r)
+    for (std::size_t c = 0; c < 3; ++c) CHECK(m[r * 3 + c] == x[c] * y[c]);
+  STATIC_REQUIRE(std::is_same_v<decltype(m += x), tensor<double, 2, 3>&>);
 }
 
 }  // namespace

@@ -119,5 +119,26 @@ int main() {
       "| --- | --- | --- | --- | --- |\n");
   custom_row("custom_vjp", calx::detail::describe<calx::detail::custom_vjp_op<decltype(sample_vjp), calx::tracer>>());
   custom_row("custom_jvp", calx::detail::describe<calx::detail::custom_jvp_op<decltype(sample_jvp), calx::tracer>>());
+  std::printf(
+      "\n"
+      "## Tensor ops\n"
+      "\n"
+      "One node per op whatever its shape; its attribute (an axis, a contraction, a slice) and\n"
+      "its shape are set where it is recorded, and its code is one loop nest over its shape\n"
+      "(detail/exec/tensor_statement.hpp). Elementwise ops on tensors are the ops above,\n"
+      "their operands broadcast first (`broadcast_in_dim`). A user adds a tensor op with\n"
+      "`calx::tensor_op_fn` (calx/tensor_op.hpp): a shape rule, a kernel on whole tensors,\n"
+      "rules or a decomposition; generated code runs its kernel on each sample, lane by lane\n"
+      "under vmap ([extending.md](extending.md), \"A tensor op\").\n"
+      "\n"
+      "| op | operands | kernel | jvp | vjp | vmap |\n"
+      "| --- | ---: | --- | --- | --- | --- |\n");
+  for (const op_info& i : {calx::detail::broadcast_info(), calx::detail::reduce_sum_info(), calx::detail::reduce_max_info(),
+                           calx::detail::reduce_min_info(), calx::detail::tensordot_info(), calx::detail::transpose_info(),
+                           calx::detail::reshape_info(), calx::detail::slice_info(), calx::detail::pad_info(),
+                           calx::detail::index_info(), calx::detail::pack_info()})
+    std::printf("| `%s` | %s | own loop (scalar, SIMD, CUDA) | %s | %s | %s |\n", i.name,
+                i.arity == 0 ? "one per element" : i.arity == 1 ? "1" : "2", source_name(i.jvp_from),
+                source_name(i.vjp_from), batch_name(i.batch_from));
   return 0;
 }

@@ -41,6 +41,7 @@
 #include <calx/scan.hpp>
 #include <calx/switch.hpp>
 #include <calx/tensor.hpp>
+#include <calx/tensor_op.hpp>
 #include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>

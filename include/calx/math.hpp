@@ -264,13 +264,20 @@ constexpr T operator-(const T& a) { return T(detail::emit<neg_op>(a)); }
 template <real_tracer T>
 constexpr T operator+(const T& a) { return a; }
 
-template <real_operand B>
+namespace detail {
+/// What `x op= b` takes on a tracer: a number or a traced value; a traced mask too, so that
+/// `x += (x > 0)` is the one message `x + (x > 0)` gives (calx/ops/logical.hpp).
+template <class B>
+concept compound_operand = real_operand<B> || std::same_as<B, bool_tracer>;
+}  // namespace detail
+
+template <detail::compound_operand B>
 constexpr tracer& operator+=(tracer& a, const B& b) { return a = a + b; }
-template <real_operand B>
+template <detail::compound_operand B>
 constexpr tracer& operator-=(tracer& a, const B& b) { return a = a - b; }
-template <real_operand B>
+template <detail::compound_operand B>
 constexpr tracer& operator*=(tracer& a, const B& b) { return a = a * b; }
-template <real_operand B>
+template <detail::compound_operand B>
 constexpr tracer& operator/=(tracer& a, const B& b) { return a = a / b; }
 
 CALX_END_NAMESPACE

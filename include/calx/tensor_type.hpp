@@ -491,6 +491,38 @@ constexpr tensor<T, D...> operator-(const tensor<T, D...>& a) {
   return detail::tensor_apply<neg_op>(a);
 }
 
+namespace detail {
+/// `t op= b` keeps t's type: b must broadcast to t's own shape.
+template <class X, class B>
+constexpr bool compound_keeps_type() {
+  return operands_broadcast<X, B>() && common_shape<X, B>() == dims_v<X>;
+}
+template <class X, class B>
+constexpr void compound_changes_shape() {
+  static_assert(tensor_shapes_ok<X, B>, "calx: t op= b needs b to broadcast to t's own shape (t keeps its type); write "
+                                        "t2 = t op b for a result of another shape; the shapes are the template "
+                                        "arguments above");
+}
+}  // namespace detail
+
+// Compound assignment: `t += b` is `t = t + b` (a new value, as every tensor op's; traced,
+// a new node), for b a tensor, a number or a traced scalar that broadcasts to t's shape.
+#define CALX_TENSOR_COMPOUND(sym, Op)                                              \
+  template <class T, std::size_t... D, class B>                                    \
+    requires tensor_operands<tensor<T, D...>, B>                                   \
+  constexpr tensor<T, D...>& operator sym##=(tensor<T, D...>& a, const B& b) {    \
+    if constexpr (detail::compound_keeps_type<tensor<T, D...>, B>())               \
+      a = a sym b;                                                                 \
+    else                                                                           \
+      detail::compound_changes_shape<tensor<T, D...>, B>();                        \
+    return a;                                                                      \
+  }
+CALX_TENSOR_COMPOUND(+, add_op)
+CALX_TENSOR_COMPOUND(-, sub_op)
+CALX_TENSOR_COMPOUND(*, mul_op)
+CALX_TENSOR_COMPOUND(/, div_op)
+#undef CALX_TENSOR_COMPOUND
+
 // ---- axes ---------------------------------------------------------------------------------
 
 namespace detail {

@@ -35,9 +35,9 @@ template <class Ops = builtin_ops>
 struct device_op_table;
 template <class... Ops>
 struct device_op_table<type_list<Ops...>> {
-  static constexpr std::array<op_ref, sizeof...(Ops) + 10> value{
-      ref_of<Ops>()...,  &reduce_sum_info, &tensordot_info,  &transpose_info, &reshape_info, &index_info,
-      &pack_info,        &reduce_max_info, &reduce_min_info, &slice_info,     &pad_info};
+  static constexpr std::array<op_ref, sizeof...(Ops) + 11> value{
+      ref_of<Ops>()...,  &broadcast_info,  &reduce_sum_info, &tensordot_info, &transpose_info, &reshape_info,
+      &index_info,       &pack_info,       &reduce_max_info, &reduce_min_info, &slice_info,    &pad_info};
 };
 
 /// The position of `op` in the device op table, or -1.

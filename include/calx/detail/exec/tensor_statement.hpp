@@ -18,6 +18,7 @@
 #include <calx/ops/selection.hpp>
 #include <calx/detail/static_for.hpp>
 
+#include <array>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -95,6 +96,67 @@ CALX_HOST_DEVICE CALX_INLINE void results_statement(const Get& get, const Put& p
 #endif
 }
 
+/// Elements [0, n) of an operand, `at(e)`, into `out`, `L` lanes each (a batch stored as
+/// its lanes, a number repeated).
+template <std::size_t L, class T, class At>
+CALX_HOST_DEVICE CALX_INLINE void gather_operand(T* out, int n, const At& at) {
+  using V = std::remove_cvref_t<decltype(at(0))>;
+  for (int e = 0; e < n; ++e) {
+    if constexpr (std::is_arithmetic_v<V>)
+      for (std::size_t l = 0; l < L; ++l) out[static_cast<std::size_t>(e) * L + l] = static_cast<T>(at(e));
+    else
+      V(at(e)).store_aligned(out + static_cast<std::size_t>(e) * L);
+  }
+}
+
+/// A user tensor op's node (`tensor_op::statement`): its operands' elements gathered, its
+/// kernel run on numbers (on SIMD batches, lane by lane: the kernel is a host function of
+/// float or double, as a user scalar op's), the result scattered into the node's registers.
+/// Host code only: device code runs its decomposition or refuses it by name (`no_device_kernel`).
+template <const auto& IR, std::size_t J, class Get, class Put, int... I>
+CALX_HOST_DEVICE CALX_INLINE void user_statement(const Get& get, const Put& put, std::integer_sequence<int, I...>) {
+#ifdef __CUDA_ARCH__
+  (void)get, (void)put;
+  __trap();
+#else
+  constexpr node n = IR.nodes[J];
+  constexpr int size[] = {IR.nodes[IR.operand(J, I)].size()...};
+  constexpr int total = (0 + ... + size[I]);
+  constexpr auto offset = [&] {
+    std::array<int, sizeof...(I)> o{};
+    for (std::size_t i = 1; i < sizeof...(I); ++i) o[i] = o[i - 1] + size[i - 1];
+    return o;
+  }();
+  using V = std::remove_cvref_t<decltype(get(operand_c<IR.operand(J, 0)>{}, 0))>;
+  if constexpr (std::is_floating_point_v<V>) {
+    V x[total], y[n.size()];
+    ((gather_operand<1>(x + offset[I], size[I], [&](int e) { return get(operand_c<IR.operand(J, I)>{}, e); })), ...);
+    const V* const in[] = {x + offset[I]...};
+    if constexpr (std::is_same_v<V, float>)
+      n.op().statement_f32(in, y);
+    else
+      n.op().statement_f64(in, y);
+    for (int e = 0; e < n.size(); ++e) put(e, y[e]);
+  } else {
+    using T = typename V::value_type;
+    constexpr std::size_t L = V::size;
+    alignas(64) T xs[total * L], ys[n.size() * L];
+    ((gather_operand<L>(xs + offset[I] * L, size[I], [&](int e) { return get(operand_c<IR.operand(J, I)>{}, e); })), ...);
+    for (std::size_t l = 0; l < L; ++l) {
+      T x[total], y[n.size()];
+      for (int k = 0; k < total; ++k) x[k] = xs[k * L + l];
+      const T* const in[] = {x + offset[I]...};
+      if constexpr (std::is_same_v<T, float>)
+        n.op().statement_f32(in, y);
+      else
+        n.op().statement_f64(in, y);
+      for (int e = 0; e < n.size(); ++e) ys[e * L + l] = y[e];
+    }
+    for (int e = 0; e < n.size(); ++e) put(e, V::load_aligned(ys + e * L));
+  }
+#endif
+}
+
 template <const auto& IR, std::size_t J, class Get, class Put>
 CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put) {
   constexpr node n = IR.nodes[J];
@@ -105,6 +167,8 @@ CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put)
     for (int e = 0; e < size; ++e) put(e, get(operand_c<IR.operand(J, 0)>{}, offset + e));
   } else if constexpr (n.op().has_results_kernel()) {
     results_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
+  } else if constexpr (kind == tensor_op::statement) {
+    user_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
   } else if constexpr (kind == tensor_op::none) {
     if constexpr (size == 1) {
       put(0, node_kernel<IR, J>(element_reader<Get>{get, 0}));

@@ -105,7 +105,9 @@ enum class tensor_op : unsigned char {
   reduce_max, ///< greatest element over axis `value` (-1: every axis)
   reduce_min, ///< least element over axis `value`
   slice,      ///< elements [begin, end) along an axis (`slice_attr` in `value`)
-  pad         ///< the operand placed at [begin, end) along an axis of zeros (`slice_attr`)
+  pad,        ///< the operand placed at [begin, end) along an axis of zeros (`slice_attr`)
+  statement   ///< a user's tensor op: its kernel maps whole operands to the whole result
+              ///< (`op_info::statement_f64`; calx/tensor_op.hpp)
 };
 
 /// `op_info::builtin` of the structural ops.
@@ -159,6 +161,11 @@ struct op_info {
   float (*kernel_f32)(const float*) = nullptr;
   double (*kernel_f64)(const double*) = nullptr;
 
+  /// A user tensor op's kernel on numbers (`tensor_op::statement`): operand i's elements
+  /// at `in[i]`, the result's written to `out`, all row major. Host only, as `kernel_f64`.
+  void (*statement_f32)(const float* const* in, float* out) = nullptr;
+  void (*statement_f64)(const double* const* in, double* out) = nullptr;
+
   /// An op that computes its results together (a loop: one run gives every carry; a
   /// cond): what its kernel is compiled from (see `results_kernel_info`). Host only.
   const results_kernel_info* results = nullptr;
@@ -174,7 +181,9 @@ struct op_info {
 
   constexpr bool is_mask_operand(int i) const { return ((mask_operands >> i) & 1u) != 0; }
   constexpr bool is_builtin() const { return builtin >= 0; }
-  constexpr bool has_scalar_kernel() const { return builtin >= 0 || kernel_f64 != nullptr || results != nullptr; }
+  constexpr bool has_scalar_kernel() const {
+    return builtin >= 0 || kernel_f64 != nullptr || statement_f64 != nullptr || results != nullptr;
+  }
   constexpr bool has_results_kernel() const { return results != nullptr; }
   constexpr shape result_shape(int k) const { return result_dims != nullptr ? result_dims(k) : shape{}; }
   /// Where result k starts among the tuple's values (one register each).

@@ -36,6 +36,8 @@ struct shape {
     for (int b = a + 1; b < rank; ++b) s *= extent[b];
     return s;
   }
+  /// Extent of axis `a`.
+  constexpr int operator[](int a) const { return extent[a]; }
   constexpr bool operator==(const shape&) const = default;
 };
 
