@@ -1,5 +1,5 @@
 /// @file tests/_include/loop_checks.hpp
-/// @brief What tests/loop_tensors.cpp and tests/scan_tensors.cpp share: their inputs (a
+/// @brief What tests/loop_tensors.*.cpp and tests/scan_tensors.*.cpp share: their inputs (a
 /// state of 3, rows of 2 over 4 steps), comparisons within epsilons relative to |want| + 1
 /// (derivatives of loops add terms that cancel), and rank-0 tensors read as numbers.
 #ifndef CALX_TESTS_LOOP_CHECKS_HPP

@@ -5,7 +5,7 @@
 /// agree with double ones; the Hessian is symmetric and matches central differences of the
 /// gradient. The tests tests/tensor.laws.<law>.<part>.cpp run them over part of the table
 /// each, a translation unit per part for the compile-time budget (docs/testing.md).
-/// (Finite differences and the adjoint identity are in tests/tensor.cpp.)
+/// (Finite differences and the adjoint identity are in tests/_include/tensor_cases.hpp.)
 #ifndef CALX_TESTS_TENSOR_LAWS_HPP
 #define CALX_TESTS_TENSOR_LAWS_HPP
 

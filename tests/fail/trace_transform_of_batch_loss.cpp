@@ -2,7 +2,7 @@
 // function of one's own on a batch that was stored in a calx::tracer: the type no longer
 // says it is a batch, so the inner function would see one number. Refused with a message
 // that names calx::batch_tracer and the fix (the twin keeps the type with auto; the cases
-// that work are in tests/vmap.transformed.cpp).
+// that work are in tests/_include/vmap_transformed_cases.hpp).
 // EXPECT: a batch stored in a calx::tracer has lost it \(keep it in an auto variable\)
 // ERRORS: 1
 #include <calx/calx.hpp>

@@ -248,6 +248,10 @@
   "calx::vmap: .on(stream) takes a CUDA stream (cudaStream_t) or nullptr (the default stream)"
 #define CALX_MSG_VMAP_OPTION "calx::vmap: unknown option; the options are calx::in_axes<...> and calx::out_axes<...>"
 
+#define CALX_MSG_JACOBIAN_RANK(api)                                                            \
+  "calx::" api ": the result would have more than 4 axes (a Jacobian's are the output's, then "    \
+  "the argument's; a Hessian's the argument's twice), and calx::tensor has at most 4. Reshape "   \
+  "the argument or the output to fewer axes first (calx::reshape)"
 #define CALX_MSG_BATCH_JACOBIAN(api)                                                           \
   "calx::" api ": arguments that are runtime batches (std::vector, std::span) are supported by "  \
   "grad, value_and_grad and jvp; for per-sample Jacobians and Hessians use "                     \

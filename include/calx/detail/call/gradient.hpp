@@ -30,7 +30,7 @@ enum class derivative_kind { grad, value_and_grad, jacfwd, jacrev };
   static_assert((kind) != derivative_kind::jacfwd || (cond), MSG("jacfwd"));              \
   static_assert((kind) != derivative_kind::jacrev || (cond), MSG("jacrev"))
 
-template <derivative_kind Kind, class Info, bool AuxOk, bool Scalar, bool PicksIntegers>
+template <derivative_kind Kind, class Info, bool AuxOk, bool Scalar, bool PicksIntegers, bool Fits = true>
 constexpr bool diagnose_derivative() {
   if constexpr (Kind == derivative_kind::grad) {
     CALX_CHECK_ARGNUMS("grad", Info);
@@ -49,7 +49,10 @@ constexpr bool diagnose_derivative() {
     if constexpr (AuxOk) {
       CALX_ASSERT_API(Kind, scalar_ok, CALX_MSG_NOT_SCALAR);
     }
-    return AuxOk && scalar_ok;
+    if constexpr (AuxOk && scalar_ok) {
+      CALX_ASSERT_API(Kind, Fits, CALX_MSG_JACOBIAN_RANK);
+    }
+    return AuxOk && scalar_ok && Fits;
   }
   return false;
 }
@@ -67,7 +70,13 @@ struct derivative_transform {
       using Split = split_output<typename C::output_tree, Aux>;
       using Info = argnums_info<Argnums, sizeof...(A)>;
       using V = typename Split::value;
-      if constexpr (diagnose_derivative<Kind, Info, Split::valid, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>()>())
+      constexpr bool fits = [] {  // Jacobians only: grad's result has the argument's shape
+        if constexpr (Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev)
+          return jacobian_fits<V, Info, rebind_t<A, tracer>...>();
+        else
+          return true;
+      }();
+      if constexpr (diagnose_derivative<Kind, Info, Split::valid, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>(), fits>())
         return compute<C, Split, Info>(a...);
       else
         return invalid_program{};

@@ -117,6 +117,41 @@ struct argnums_info<argnums_t<I...>, N> {
   static constexpr bool ok = nonempty && in_range && unique;
 };
 
+/// The most axes of any leaf of `T` (a tensor's rank; 0 for numbers).
+template <class T>
+constexpr int leaf_rank() {
+  if constexpr (requires { tree_node<T>::dims.rank; })
+    return tree_node<T>::dims.rank;
+  else
+    return 0;
+}
+template <int K>
+struct rank_at_least {
+  template <class T>
+  using test = std::bool_constant<(leaf_rank<T>() >= K)>;
+};
+template <class T>
+constexpr int max_leaf_rank() {
+  int r = 0;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    ((r = any_leaf_v<T, rank_at_least<K + 1>::template test> ? K + 1 : r), ...);
+  }(std::make_integer_sequence<int, max_rank>{});
+  return r;
+}
+/// Whether a Jacobian of output `V` with respect to the arguments `Info` picks of `A...`
+/// fits calx::tensor's axes (the output's, then the argument's).
+template <class V, class Info, class... A>
+constexpr bool jacobian_fits() {
+  if constexpr (!Info::ok) {
+    return true;  // the argnums message comes first
+  } else {
+    constexpr int ranks[] = {max_leaf_rank<A>()..., 0};
+    int in = 0;
+    for (std::size_t p : Info::picks) in = ranks[p] > in ? ranks[p] : in;
+    return max_leaf_rank<V>() + in <= max_rank;
+  }
+}
+
 #define CALX_CHECK_ARGNUMS(api, info)                                      \
   static_assert(info::nonempty, CALX_MSG_ARGNUMS_EMPTY(api));              \
   static_assert(!info::nonempty || info::in_range, CALX_MSG_ARGNUMS_RANGE(api)); \

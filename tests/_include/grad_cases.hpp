@@ -1,9 +1,13 @@
-/// @file tests/grad.cpp
-/// @brief `calx::grad` and `calx::value_and_grad`: argnums (single, several, reversed,
+/// @file tests/_include/grad_cases.hpp
+/// @brief The cases of tests/grad.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and includes this):
+/// `calx::grad` and `calx::value_and_grad`: argnums (single, several, reversed,
 /// negative), structured arguments, has_aux, JAX's choices at non-differentiable points,
 /// gradients of Rosenbrock and Black-Scholes against hand-written formulas, the size and
 /// simplification of gradient programs, and the coverage of the law table
 /// (tests/_include/laws.hpp, instantiated by grad.laws.*.cpp).
+#ifndef CALX_TESTS_GRAD_CASES_HPP
+#define CALX_TESTS_GRAD_CASES_HPP
 
 #include <_include/float_compare.hpp>
 #include <_include/ir_inspect.hpp>
@@ -48,6 +52,7 @@ constexpr auto f_xy = [](auto x, auto y) { return x * x * y + calx::sin(y); };
 // ---------------------------------------------------------------------------------------
 // Basics and result types.
 
+#if CALX_TEST_PART == 0
 TEST_CASE("grad of a scalar function, in double and float", "[transform][grad]") {
   constexpr auto f = [](auto x) { return x * calx::sin(x); };
   const double g = calx::grad(f)(1.0);
@@ -61,7 +66,9 @@ TEST_CASE("grad of a scalar function, in double and float", "[transform][grad]")
   STATIC_REQUIRE(std::is_default_constructible_v<decltype(calx::grad(f))>);
   STATIC_REQUIRE(std::is_empty_v<decltype(calx::value_and_grad(f, calx::has_aux))>);
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("grad: argnums picks, orders and counts from the end", "[transform][grad][argnums]") {
   const double x = 1.5, y = -0.7;
   const double dx = 2 * x * y, dy = x * x + std::cos(y);
@@ -92,7 +99,9 @@ TEST_CASE("grad: argnums picks, orders and counts from the end", "[transform][gr
   CHECK(gc == 2.0 * 9.0 * 3.0 * 25.0);  // small integers: exact
   CHECK(ga == 9.0 * 125.0);
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("grad: structured arguments give gradients of the same structure", "[transform][grad][tree]") {
   SECTION("std::array") {
     constexpr auto f = [](const auto& v) { return v[0] * v[1] * v[2] + calx::sin(v[0]); };
@@ -128,7 +137,9 @@ TEST_CASE("grad: structured arguments give gradients of the same structure", "[t
     CHECK(g == std::pair{1.0, 2.0});
   }
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("grad and value_and_grad with has_aux", "[transform][grad][has_aux]") {
   // The aux output is any structure, passed through untouched (and not differentiated).
   constexpr auto f = [](auto x, auto y) {
@@ -156,7 +167,9 @@ TEST_CASE("grad and value_and_grad with has_aux", "[transform][grad][has_aux]") 
   CHECK(va.second == aux);
   CHECK(gv == std::tuple{12.0, 4.0});
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("value_and_grad: the value and what grad returns", "[transform][grad][value_and_grad]") {
   const auto [v, g] = calx::value_and_grad(f_xy)(1.5, -0.7);
   CHECK(v == f_xy(1.5, -0.7));
@@ -171,10 +184,12 @@ TEST_CASE("value_and_grad: the value and what grad returns", "[transform][grad][
   CHECK(v3 == 10.0);
   CHECK(g3 == std::array<double, 3>{3.0, 2.0, 1.0});
 }
+#endif
 
 // ---------------------------------------------------------------------------------------
 // JAX's choices at non-differentiable points (calx/ops/selection.hpp, docs/transforms.md).
 
+#if CALX_TEST_PART == 0
 TEST_CASE("abs'(0) = 1 as in JAX, abs' = sign elsewhere", "[transform][grad][kinks]") {
   // JAX's lax._abs_jvp_rule is select(x >= 0, g, -g): the x >= 0 side at 0, and -0 >= 0.
   CHECK(calx::grad(calx::abs)(0.0) == 1.0);
@@ -187,7 +202,9 @@ TEST_CASE("abs'(0) = 1 as in JAX, abs' = sign elsewhere", "[transform][grad][kin
   // Second derivative: the rule's branches are constants, so 0, also at the kink.
   CHECK(calx::grad(calx::grad(calx::abs))(0.0) == 0.0);
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("sign' = 0 everywhere, as a symbolic zero", "[transform][grad][kinks]") {
   for (double x : {-2.0, -0.0, 0.0, 3.0}) CHECK(calx::grad(calx::sign)(x) == 0.0);
   // No node: the gradient program is its input and the constant 0.
@@ -195,7 +212,9 @@ TEST_CASE("sign' = 0 everywhere, as a symbolic zero", "[transform][grad][kinks]"
   STATIC_REQUIRE(P::ir.size == 2);
   STATIC_REQUIRE(calx_test::output_op(P::ir, 0) == calx_test::op_of<calx::constant_op>());
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("min and max split the derivative 1/2-1/2 at ties", "[transform][grad][kinks]") {
   CHECK(calx::grad(calx::max, calx::argnums<0, 1>)(2.0, 2.0) == std::tuple{0.5, 0.5});
   CHECK(calx::grad(calx::min, calx::argnums<0, 1>)(2.0, 2.0) == std::tuple{0.5, 0.5});
@@ -212,7 +231,9 @@ TEST_CASE("min and max split the derivative 1/2-1/2 at ties", "[transform][grad]
   // A tie reached through different computations is still a tie.
   CHECK(calx::grad([](auto x) { return calx::max(x * 2.0, x + 1.0); })(1.0) == 1.5);
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("where: the cotangent flows only into the taken branch, none to the predicate",
           "[transform][grad][kinks][where]") {
   constexpr auto f = [](auto x) { return calx::where(x > 0.0, x * x, 3.0 * x); };
@@ -227,7 +248,9 @@ TEST_CASE("where: the cotangent flows only into the taken branch, none to the pr
   STATIC_REQUIRE(P::ir.size == 4);
   STATIC_REQUIRE(calx_test::output_op(P::ir, 0) == calx_test::op_of<calx::constant_op>());
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEST_CASE("where: the NaN pitfall, and the double-where idiom", "[transform][grad][kinks][where]") {
   // The untaken branch's derivative still enters as 0 * (derivative there): sqrt'(-1) is NaN.
   constexpr auto naive = [](auto x) { return calx::where(x > 0.0, calx::sqrt(x), 0.0 * x); };
@@ -240,7 +263,9 @@ TEST_CASE("where: the NaN pitfall, and the double-where idiom", "[transform][gra
   CHECK(calx::grad(guarded)(-1.0) == 0.0);
   CHECK(calx::grad(guarded)(4.0) == 0.25);
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEST_CASE("stop_gradient: the value passes, the derivative is 0", "[transform][grad][stop_gradient]") {
   CHECK(calx::grad(calx::stop_gradient)(3.0) == 0.0);
   CHECK(calx::grad([](auto x) { return x * calx::stop_gradient(x); })(3.0) == 3.0);
@@ -250,7 +275,9 @@ TEST_CASE("stop_gradient: the value passes, the derivative is 0", "[transform][g
   using P = decltype(calx::trace(calx::grad(calx::stop_gradient), 1.0));
   STATIC_REQUIRE(P::ir.size == 2);  // the input and the constant 0
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEST_CASE("pow: finite derivatives at x = 0, and d/dx x^0 = 0", "[transform][grad][kinks][pow]") {
   constexpr auto d = calx::grad(calx::pow, calx::argnums<0, 1>);
   // d/dx is p x^(p-1) where p != 0; d/dp is log(x) x^p with log(0) replaced by log(1) = 0.
@@ -273,6 +300,7 @@ TEST_CASE("pow: finite derivatives at x = 0, and d/dx x^0 = 0", "[transform][gra
   CHECK(calx::jacfwd(calx::jacfwd(x_to_0))(0.0) == 0.0);
   CHECK(calx::jacfwd(calx::jacfwd(x_to_0))(1.5) == 0.0);
 }
+#endif
 
 // ---------------------------------------------------------------------------------------
 // Known functions against their hand-written gradients.
@@ -284,6 +312,7 @@ constexpr auto rosenbrock2 = [](auto x, auto y) {
 };
 
 
+#if CALX_TEST_PART == 1
 TEST_CASE("Rosenbrock: gradient against the analytic formula", "[transform][grad][rosenbrock]") {
   for (auto [x, y] : {std::pair{-1.2, 1.0}, std::pair{1.0, 1.0}, std::pair{0.3, -0.4}}) {
     const auto [gx, gy] = calx::grad(rosenbrock2, calx::argnums<0, 1>)(x, y);
@@ -301,9 +330,11 @@ TEST_CASE("Rosenbrock: gradient against the analytic formula", "[transform][grad
     CHECK(near(g[i], want, formula_tol));
   }
 }
+#endif
 
 // Black-Scholes call price with N(z) = erfc(-z/√2)/2, and its Greeks.
 
+#if CALX_TEST_PART == 1
 TEST_CASE("Black-Scholes: the Greeks against their closed forms", "[transform][grad][black_scholes]") {
   const auto N = [](double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); };
   const auto phi = [](double z) { return std::exp(-0.5 * z * z) / std::sqrt(2 * std::numbers::pi); };
@@ -327,6 +358,7 @@ TEST_CASE("Black-Scholes: the Greeks against their closed forms", "[transform][g
     CHECK(near(vanna, -phi(d1) * d2 / sigma, formula_tol));
   }
 }
+#endif
 
 // ---------------------------------------------------------------------------------------
 // The size of gradient programs, symbolic zeros, folding and CSE.
@@ -345,6 +377,7 @@ inline constexpr std::size_t grad_size = decltype(calx::trace(calx::grad(sin_cha
 template <int N>
 inline constexpr std::size_t grad2_size = decltype(calx::trace(calx::grad(calx::grad(sin_chain<N>)), 1.0))::ir.size;
 
+#if CALX_TEST_PART == 1
 TEST_CASE("the gradient of an n-statement function has O(n) nodes", "[transform][grad][ir]") {
   // f: 2 nodes a statement (sin, mul) plus the input. Its gradient: ~7 a statement (the
   // primal's 2; cos, two products by the incoming cotangent, the x-cotangent product and
@@ -364,6 +397,7 @@ TEST_CASE("the gradient of an n-statement function has O(n) nodes", "[transform]
   // And the program computes the right thing: d/dx at n = 1 is cos(x) x + sin(x).
   CHECK(within_ulps(calx::grad(sin_chain<1>)(0.75), std::cos(0.75) * 0.75 + std::sin(0.75), 2));
 }
+#endif
 
 constexpr auto ignores_y = [](auto x, auto y) {
   (void)y;
@@ -399,6 +433,7 @@ constexpr bool derivative_programs_share_subexpressions() {
          count_op<calx::sin_op>(Q::ir) == 1 && count_op<calx::cos_op>(Q::ir) == 1 && Q::ir.size <= 10;
 }
 
+#if CALX_TEST_PART == 1
 TEST_CASE("derivative programs: symbolic zeros, constant folding, CSE", "[transform][grad][ir]") {
   CHECK(gradients_known_to_be_zero_make_no_node());
   STATIC_REQUIRE(gradients_known_to_be_zero_make_no_node());
@@ -409,11 +444,13 @@ TEST_CASE("derivative programs: symbolic zeros, constant folding, CSE", "[transf
   CHECK(calx::to_string(calx::trace(calx::grad(calx::grad([](auto x) { return x * x; })), 1.0)) ==
         "{ lambda a:f64 . let\n  in (2.0) }");
 }
+#endif
 
 // ---------------------------------------------------------------------------------------
 // Misuse that is rejected by constraints (requires-friendly); the misuses that stop
 // compilation with a message are in tests/fail/grad_*.cpp.
 
+#if CALX_TEST_PART == 1
 TEST_CASE("grad: rejections a requires-expression can see", "[transform][grad][rejection]") {
   // Ops check their arity. (A mask where an op takes a number is a call that compiles to
   // one message, naming the op: tests/fail/mask_op_operand.cpp.)
@@ -426,6 +463,7 @@ TEST_CASE("grad: rejections a requires-expression can see", "[transform][grad][r
   // (STYLE points 12 and 23 pull in different directions here; reported to the lead).
   SUCCEED();
 }
+#endif
 
 // ---------------------------------------------------------------------------------------
 // The law table covers every differentiable primitive.
@@ -453,8 +491,12 @@ std::vector<std::string> ops_without_law_rows(calx::detail::type_list<Op...>) {
   return missing;
 }
 
+#if CALX_TEST_PART == 1
 TEST_CASE("every primitive has a row in the law table", "[transform][grad][laws]") {
   CHECK(ops_without_law_rows(calx::detail::builtin_ops{}) == std::vector<std::string>{});
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_GRAD_CASES_HPP

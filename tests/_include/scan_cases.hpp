@@ -1,5 +1,7 @@
-/// @file tests/scan.cpp
-/// @brief calx::scan (issue 10) under every transform, f32 and f64: a driven, damped
+/// @file tests/_include/scan_cases.hpp
+/// @brief The cases of tests/scan.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and CALX_TEST_REALS and includes this):
+/// calx::scan (issue 10) under every transform, f32 and f64: a driven, damped
 /// oscillator whose forcing is the scanned input and whose per-step output (the squared
 /// position) is stacked into a tensor and summed. Against the same loop unrolled while
 /// tracing (the forcing a std::array, the outputs added as they come), against finite
@@ -12,6 +14,8 @@
 /// relative to |want| + 1: 32 epsilons, 128 for the SIMD loop (whose order of additions in
 /// the reduction differs again). Finite differences: central, h = eps^(1/3) (first order),
 /// eps^(1/4) (second), relative 1e-6 (f64) / 2e-2 (f32).
+#ifndef CALX_TESTS_SCAN_CASES_HPP
+#define CALX_TESTS_SCAN_CASES_HPP
 
 #include <_include/float_compare.hpp>
 
@@ -96,7 +100,8 @@ void check_relative(const std::string& what, const G& got_in, const W& want_in, 
   CHECK(std::abs(got - want) <= rel * (T(1) + std::abs(want)));
 }
 
-TEMPLATE_TEST_CASE("scan: one node, the same whatever the number of steps", "[scan]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("scan: one node, the same whatever the number of steps", "[scan]", CALX_TEST_REALS) {
   using T = TestType;
   const std::string printed = calx::to_string(calx::trace(scanned, T(1), T(1), forcing<T>()));
   INFO(printed);
@@ -121,8 +126,10 @@ TEMPLATE_TEST_CASE("scan: one node, the same whatever the number of steps", "[sc
   CHECK(grad_text.find("= scan_vjp[") != std::string::npos);
   CHECK(grad_text.find("[24] = get[") == std::string::npos);  // the kept carries (8 steps x 3): read in place
 }
+#endif
 
-TEMPLATE_TEST_CASE("scan: values and every derivative equal the unrolled loop's", "[scan]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("scan: values and every derivative equal the unrolled loop's", "[scan]", CALX_TEST_REALS) {
   using T = TestType;
   const auto f = forcing<T>();
   const auto a = as_array(f);
@@ -154,10 +161,12 @@ TEMPLATE_TEST_CASE("scan: values and every derivative equal the unrolled loop's"
     check_close("hessian d d", std::get<1>(std::get<1>(h)), std::get<1>(std::get<1>(hu)), 32);
   }
 }
+#endif
 
 constexpr auto fx = [](auto x, const auto& force) { return scanned(x, 0.5 * x, force); };
 
-TEMPLATE_TEST_CASE("scan: check_grads, orders 1 and 2", "[scan]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("scan: check_grads, orders 1 and 2", "[scan]", CALX_TEST_REALS) {
   using T = TestType;
   const T eps = std::numeric_limits<T>::epsilon();
   const T rel = std::is_same_v<T, float> ? T(2e-2) : T(1e-6);
@@ -178,6 +187,7 @@ TEMPLATE_TEST_CASE("scan: check_grads, orders 1 and 2", "[scan]", float, double)
     check_relative("jacfwd of jacfwd, order 2", calx::jacfwd(tfx)(x, f), fd2, rel);
   }
 }
+#endif
 
 constexpr auto final_product = [](auto x, const auto& g) {
   const auto end = calx::scan(step, std::array{x, 0.5 * x, 0.5 * x}, g).first;
@@ -188,7 +198,8 @@ constexpr auto final_product_unrolled = [](auto x, const auto& g) {
   for (std::size_t i = 0; i < steps; ++i) c = step(c, g[i]).first;
   return c[0] * c[1];
 };
-TEMPLATE_TEST_CASE("scan: vmap runs the scan across SIMD lanes", "[scan][vmap]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("scan: vmap runs the scan across SIMD lanes", "[scan][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   const auto f = forcing<T>();
   const auto a = as_array(f);
@@ -215,8 +226,10 @@ TEMPLATE_TEST_CASE("scan: vmap runs the scan across SIMD lanes", "[scan][vmap]",
   }
   for (std::size_t i = 0; i < steps; ++i) check_close("grad of a mean, force[i]", gm[i], want[i], 128);
 }
+#endif
 
-TEMPLATE_TEST_CASE("scan: structured inputs and outputs; plain numbers", "[scan]", float, double) {
+#if CALX_TEST_PART == 2
+TEMPLATE_TEST_CASE("scan: structured inputs and outputs; plain numbers", "[scan]", CALX_TEST_REALS) {
   using T = TestType;
   // two inputs per step (a pair of tensors), two outputs (a pair, stacked into two tensors)
   constexpr auto two = [](auto x, const auto& a, const auto& b) {
@@ -249,6 +262,7 @@ TEMPLATE_TEST_CASE("scan: structured inputs and outputs; plain numbers", "[scan]
   }
   CHECK(c == acc);
 }
+#endif
 
 /// A loop in the step: its kernel takes its operands' addresses, so the step's per-step
 /// input (an operand of the inner loop) is copied into the step's locals before the step
@@ -271,8 +285,8 @@ T with_inner_loop_reference(T c, const calx::tensor<T, 4>& xs) {
   return c + total;
 }
 
-TEMPLATE_TEST_CASE("scan: a loop in the step, its per-step input an operand of the inner loop", "[scan][vmap]", float,
-                   double) {
+#if CALX_TEST_PART == 2
+TEMPLATE_TEST_CASE("scan: a loop in the step, its per-step input an operand of the inner loop", "[scan][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   calx::tensor<T, 4> xs;
   for (std::size_t i = 0; i < 4; ++i) xs[i] = T(0.8) - T(0.3) * T(i);
@@ -288,5 +302,8 @@ TEMPLATE_TEST_CASE("scan: a loop in the step, its per-step input an operand of t
   const T fd = (with_inner_loop_reference(x0 + h, xs) - with_inner_loop_reference(x0 - h, xs)) / (2 * h);
   CHECK(calx::grad(with_inner_loop)(x0, xs) == Approx(fd).epsilon(sizeof(T) == 4 ? 2e-2 : 1e-6));
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_SCAN_CASES_HPP

@@ -1,8 +1,12 @@
-/// @file tests/loop_carries.scan.cpp
-/// @brief `scan` with a carry that mixes tensors, numbers and nested structures, per-step inputs and
+/// @file tests/_include/loop_carries_scan_cases.hpp
+/// @brief The cases of tests/loop_carries.scan.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and includes this):
+/// `scan` with a carry that mixes tensors, numbers and nested structures, per-step inputs and
 /// outputs: jacfwd, jacrev, hessian, vmap of jacfwd. See tests/_include/loop_carries.hpp for the carry, the references and the
 /// tolerances (issue 31). One loop kind per translation unit: each instantiates every transform
 /// of its loop, and the three together exceed a test TU's memory budget.
+#ifndef CALX_TESTS_LOOP_CARRIES_SCAN_CASES_HPP
+#define CALX_TESTS_LOOP_CARRIES_SCAN_CASES_HPP
 
 #include <_include/loop_carries.hpp>
 
@@ -17,6 +21,7 @@ namespace {
 
 using namespace loop_carries;
 
+#if CALX_TEST_PART == 0
 TEST_CASE("loop carries: scan over xs of numbers made in the traced function", "[scan][tensor]") {
   // xs is a tensor of numbers, not traced (its type does not say so): a constant operand.
   // Reverse mode once refused it ("a tensor of numbers where traced values are expected").
@@ -31,11 +36,16 @@ TEST_CASE("loop carries: scan over xs of numbers made in the traced function", "
   check_near("jacrev", num(calx::jacrev(f)(2.0)), 0.21 + 1.8, 4e-16);
   check_near("jacfwd", num(calx::jacfwd(f)(2.0)), 0.21 + 1.8, 4e-16);
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEST_CASE("loop carries: scan, tensors beside numbers in nested structures", "[scan][tensor]") {
   check_jacobians<true>(through_scan);
   check_second<true>(through_scan);
   check_vmap(through_scan);
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_LOOP_CARRIES_SCAN_CASES_HPP

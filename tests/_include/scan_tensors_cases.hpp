@@ -1,5 +1,7 @@
-/// @file tests/scan_tensors.cpp
-/// @brief calx::scan with tensors (issue 10): a tensor carry, xs a 2-D tensor whose rows
+/// @file tests/_include/scan_tensors_cases.hpp
+/// @brief The cases of tests/scan_tensors.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and CALX_TEST_REALS and includes this):
+/// calx::scan with tensors (issue 10): a tensor carry, xs a 2-D tensor whose rows
 /// (tensors of the trailing axis) are the per-step inputs, and per-step outputs that are a
 /// rank-0 tensor and a tensor, stacked along a new leading axis. f32 and f64, under grad,
 /// jvp, jacfwd, hessian (f64), vmap of grad, against the same steps unrolled while tracing
@@ -8,6 +10,8 @@
 /// Tolerances (tests/_include/loop_checks.hpp): 32 epsilons relative to |want| + 1 for the
 /// same ops in another order of additions, 64 for second derivatives, 128 for the SIMD
 /// loop; finite differences relative 1e-6 (f64).
+#ifndef CALX_TESTS_SCAN_TENSORS_CASES_HPP
+#define CALX_TESTS_SCAN_TENSORS_CASES_HPP
 
 #include <_include/loop_checks.hpp>
 
@@ -53,7 +57,8 @@ constexpr auto rnn_unrolled = [](auto w, const auto& h0, const auto& xs) {
   return t0 + t1 + t2 + t3 + calx::sum(h);
 };
 
-TEMPLATE_TEST_CASE("scan tensors: scan over rows of a 2-D xs, stacking tensors", "[scan][tensor]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("scan tensors: scan over rows of a 2-D xs, stacking tensors", "[scan][tensor]", CALX_TEST_REALS) {
   using T = TestType;
   const auto h0 = vec<T>();
   const auto xs = inputs<T>();
@@ -88,9 +93,11 @@ TEMPLATE_TEST_CASE("scan tensors: scan over rows of a 2-D xs, stacking tensors",
   for (std::size_t e = 0; e < 3; ++e) CHECK(states[9 + e] == h[e]);
   check_close("stacked norm", norms[3], T(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]), 4);
 }
+#endif
 
 
-TEMPLATE_TEST_CASE("scan tensors: vmap of grad", "[scan][vmap][tensor]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("scan tensors: vmap of grad", "[scan][vmap][tensor]", CALX_TEST_REALS) {
   using T = TestType;
   const auto h0 = vec<T>();
   const auto xs = inputs<T>();
@@ -100,10 +107,15 @@ TEMPLATE_TEST_CASE("scan tensors: vmap of grad", "[scan][vmap][tensor]", float, 
   for (std::size_t i = 0; i < ws.size(); ++i)
     check_close("vmap grad", num(grads[i]), num(calx::grad(rnn)(ws[i], h0, xs)), 128);
 }
+#endif
 
 /// JAX's check_grads, orders 1 and 2, through the scan.
+#if CALX_TEST_PART == 2
 TEST_CASE("scan tensors: check_grads, orders 1 and 2", "[scan][tensor]") {
   check_grads_1_2("scan", [](auto x) { return rnn(x, calx::tensor<double, 3>{} + 0.3 * x, calx::tensor<double, 4, 2>{} + x); });
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_SCAN_TENSORS_CASES_HPP

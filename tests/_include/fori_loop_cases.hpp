@@ -1,5 +1,7 @@
-/// @file tests/fori_loop.cpp
-/// @brief calx::fori_loop (issue 10) under every transform, f32 and f64, against the loop
+/// @file tests/_include/fori_loop_cases.hpp
+/// @brief The cases of tests/fori_loop.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and CALX_TEST_REALS and includes this):
+/// calx::fori_loop (issue 10) under every transform, f32 and f64, against the loop
 /// unrolled while tracing (the same ops in the same order, so the same numbers up to fma
 /// contraction), and against finite differences (`check_grads`, orders 1 and 2). Runtime
 /// trip counts (an argument of the traced function), per-sample trip counts under vmap, and
@@ -11,6 +13,8 @@
 /// terms that cancel, so errors are bounded relative to |want| + 1 (16 epsilons; 64 for
 /// the SIMD loop, whose libm differs from the scalar one by a few ulp per step). Finite differences: central, step
 /// h = eps^(1/3) (first order) and eps^(1/4) (second order), relative 1e-6 (f64) / 2e-2 (f32).
+#ifndef CALX_TESTS_FORI_LOOP_CASES_HPP
+#define CALX_TESTS_FORI_LOOP_CASES_HPP
 
 #include <_include/float_compare.hpp>
 
@@ -71,7 +75,8 @@ void check_relative(const std::string& what, T got, T want, T rel) {
   CHECK(std::abs(got - want) <= rel * (T(1) + std::abs(want)));
 }
 
-TEMPLATE_TEST_CASE("fori_loop: one node whatever the trip count, its body nested", "[fori_loop]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("fori_loop: one node whatever the trip count, its body nested", "[fori_loop]", CALX_TEST_REALS) {
   using T = TestType;
   const auto program = calx::trace(looped, T(1), T(1));
   const std::string text = calx::to_string(program);
@@ -90,8 +95,10 @@ TEMPLATE_TEST_CASE("fori_loop: one node whatever the trip count, its body nested
   CHECK(long_text == short_text);  // the same program but for the bound
   check_near("100000 steps", calx::trace(long_loop, T(1))(T(1)), T(2), 0);
 }
+#endif
 
-TEMPLATE_TEST_CASE("fori_loop: values and every derivative equal the unrolled loop's", "[fori_loop]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("fori_loop: values and every derivative equal the unrolled loop's", "[fori_loop]", CALX_TEST_REALS) {
   using T = TestType;
   for (const auto& p : points<T>) {
     const T x = p[0], y = p[1];
@@ -123,9 +130,11 @@ TEMPLATE_TEST_CASE("fori_loop: values and every derivative equal the unrolled lo
     check_close("grad of grad", calx::grad(dx)(x, y), calx::grad(dxu)(x, y), 16);
   }
 }
+#endif
 
 /// JAX's check_grads: jvp and vjp against central differences, orders 1 and 2.
-TEMPLATE_TEST_CASE("fori_loop: check_grads, orders 1 and 2", "[fori_loop]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("fori_loop: check_grads, orders 1 and 2", "[fori_loop]", CALX_TEST_REALS) {
   using T = TestType;
   const T eps = std::numeric_limits<T>::epsilon();
   const T rel = std::is_same_v<T, float> ? T(2e-2) : T(1e-6);
@@ -144,8 +153,10 @@ TEMPLATE_TEST_CASE("fori_loop: check_grads, orders 1 and 2", "[fori_loop]", floa
     check_relative("jacfwd of jacfwd, order 2", calx::jacfwd(calx::jacfwd(fx))(x), fd2, rel);
   }
 }
+#endif
 
-TEMPLATE_TEST_CASE("fori_loop: vmap runs the loop across SIMD lanes", "[fori_loop][vmap]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("fori_loop: vmap runs the loop across SIMD lanes", "[fori_loop][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   std::vector<T> xs, ys;
   for (int i = 0; i < 37; ++i) {  // four groups of eight and a partial one
@@ -170,6 +181,7 @@ TEMPLATE_TEST_CASE("fori_loop: vmap runs the loop across SIMD lanes", "[fori_loo
   want /= T(ys.size());
   check_close("grad of a mean over vmap", calx::grad(mean_loss)(T(0.3), ys), want, 64);
 }
+#endif
 
 constexpr auto runtime_count = [](auto x, auto n) {
   return calx::fori_loop(0, n, [](auto i, auto c) { return c * 0.75 + calx::sin(c + i); }, x);
@@ -180,8 +192,8 @@ T runtime_reference(T x, int n) {
   return x;
 }
 
-TEMPLATE_TEST_CASE("fori_loop: trip counts known at run time, one per sample under vmap", "[fori_loop][vmap]", float,
-                   double) {
+#if CALX_TEST_PART == 2
+TEMPLATE_TEST_CASE("fori_loop: trip counts known at run time, one per sample under vmap", "[fori_loop][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   const auto program = calx::trace(runtime_count, T(0), 0);  // the count: an integer argument, traced
   for (int n : {0, 1, 7, 30}) {
@@ -205,8 +217,10 @@ TEMPLATE_TEST_CASE("fori_loop: trip counts known at run time, one per sample und
   const auto fixed = calx::vmap(runtime_count, calx::in_axes<0, calx::none>)(xs, T(5));
   for (std::size_t i = 0; i < xs.size(); ++i) check_close("one count for all", fixed[i], runtime_reference(xs[i], 5), 64);
 }
+#endif
 
-TEMPLATE_TEST_CASE("fori_loop: plain numbers run a C++ loop", "[fori_loop]", float, double) {
+#if CALX_TEST_PART == 2
+TEMPLATE_TEST_CASE("fori_loop: plain numbers run a C++ loop", "[fori_loop]", CALX_TEST_REALS) {
   using T = TestType;
   const T c = calx::fori_loop(2, 5, [](int i, T v) { return v * T(2) + T(i); }, T(1));
   CHECK(c == T(((1 * 2 + 2) * 2 + 3) * 2 + 4));
@@ -215,6 +229,7 @@ TEMPLATE_TEST_CASE("fori_loop: plain numbers run a C++ loop", "[fori_loop]", flo
   CHECK(pair[0] == T(2));
   CHECK(pair[1] == T(3));
 }
+#endif
 
 /// A loop in a loop's body: under vmap the outer loop runs its step on SIMD batches, and
 /// the inner loop's kernel runs inside that straight-line code, on registers of batches.
@@ -230,7 +245,8 @@ T nested_reference(T x) {
   return x;
 }
 
-TEMPLATE_TEST_CASE("fori_loop: a loop in a loop's body, under vmap", "[fori_loop][vmap]", float, double) {
+#if CALX_TEST_PART == 2
+TEMPLATE_TEST_CASE("fori_loop: a loop in a loop's body, under vmap", "[fori_loop][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   std::vector<T> xs;
   for (int i = 0; i < 19; ++i) xs.push_back(T(-1) + T(0.1) * T(i));
@@ -240,5 +256,8 @@ TEMPLATE_TEST_CASE("fori_loop: a loop in a loop's body, under vmap", "[fori_loop
     check_close("value", values[i], nested_reference(xs[i]), 64);
   }
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_FORI_LOOP_CASES_HPP

@@ -1,5 +1,7 @@
-/// @file tests/cond.cpp
-/// @brief calx::cond and calx::switch_ (issue 10) under every transform, f32 and f64, against the branch it
+/// @file tests/_include/cond_cases.hpp
+/// @brief The cases of tests/cond.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and CALX_TEST_REALS and includes this):
+/// calx::cond and calx::switch_ (issue 10) under every transform, f32 and f64, against the branch it
 /// takes: on numbers a traced cond evaluates one branch's program, and its derivatives are
 /// that branch's derivatives. The branches are chosen so that the one not taken is NaN
 /// (a square root and a log of a negative number) where the other is taken: no NaN may reach
@@ -9,6 +11,8 @@
 /// Tolerances: the cond's program and the branch's own are the same ops, evaluated the same
 /// way, so values agree to a few ulp (4; fma contraction may differ between the two
 /// programs' code); the SIMD loop's libm differs from the scalar one by a few ulp more (16).
+#ifndef CALX_TESTS_COND_CASES_HPP
+#define CALX_TESTS_COND_CASES_HPP
 
 #include <_include/float_compare.hpp>
 
@@ -49,7 +53,8 @@ void check_near(const std::string& what, T got, T want, std::uint64_t ulps) {
   CHECK(within_ulps(got, want, ulps));
 }
 
-TEMPLATE_TEST_CASE("cond: one node, its value the branch taken", "[cond]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("cond: one node, its value the branch taken", "[cond]", CALX_TEST_REALS) {
   using T = TestType;
   const auto program = calx::trace(f, T(1), T(1));
   const std::string text = calx::to_string(program);
@@ -67,9 +72,10 @@ TEMPLATE_TEST_CASE("cond: one node, its value the branch taken", "[cond]", float
     CHECK(calx::cond(x > 0, on_positive, on_negative, x, y) == reference(x, y));
   }
 }
+#endif
 
-TEMPLATE_TEST_CASE("cond: grad, jvp, vjp, jacfwd, jacrev, hessian are the branch taken's", "[cond][grad]", float,
-                   double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("cond: grad, jvp, vjp, jacfwd, jacrev, hessian are the branch taken's", "[cond][grad]", CALX_TEST_REALS) {
   using T = TestType;
   for (const auto& p : points<T>) {
     const T x = p[0], y = p[1];  // not a structured binding: clang 14 cannot capture one
@@ -112,9 +118,10 @@ TEMPLATE_TEST_CASE("cond: grad, jvp, vjp, jacfwd, jacrev, hessian are the branch
     check_near("jacfwd(grad) xx", jfx, std::get<0>(std::get<0>(hw)), 8);
   }
 }
+#endif
 
-TEMPLATE_TEST_CASE("cond under vmap: a per-sample predicate selects, no NaN of the other branch", "[cond][vmap]",
-                   float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("cond under vmap: a per-sample predicate selects, no NaN of the other branch", "[cond][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{37}}) {
     INFO("samples: " << n);
@@ -149,13 +156,15 @@ TEMPLATE_TEST_CASE("cond under vmap: a per-sample predicate selects, no NaN of t
     CHECK(wrong == 0);
   }
 }
+#endif
 
 // switch_: a chain of conds, index clamped to [0, n), as JAX's lax.switch.
 constexpr auto three = std::tuple{[](auto a, auto b) { return calx::sin(a) * b; }, [](auto a, auto b) { return a * a - b; },
                                   [](auto a, auto b) { return calx::sqrt(a) + b; }};
 constexpr auto pick = [](auto k, auto x, auto y) { return calx::switch_(k, three, x, y); };
 
-TEMPLATE_TEST_CASE("switch_: the branch the index names, clamped, under grad and vmap", "[cond][switch]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("switch_: the branch the index names, clamped, under grad and vmap", "[cond][switch]", CALX_TEST_REALS) {
   using T = TestType;
   const auto program = calx::trace(pick, 1, T(1), T(1));
   CHECK(calx::to_string(program).find("= cond[") != std::string::npos);
@@ -185,6 +194,7 @@ TEMPLATE_TEST_CASE("switch_: the branch the index names, clamped, under grad and
   }
   CHECK(wrong == 0);
 }
+#endif
 
 // Structures and tensors through a cond: a std::array and a tensor in, a pair of a scalar
 // and a tensor out. Away from x = 0 the cond's derivatives are those of the branch taken,
@@ -200,6 +210,7 @@ constexpr auto taken_false = [](auto x, auto y, const auto& v) { return combine(
 
 // One precision (the op's code is one template for both; the cases above run f32 too):
 // each costs seconds to compile.
+#if CALX_TEST_PART == 2
 TEST_CASE("cond: structures and tensors as operands and results, under grad, jvp and vmap", "[cond][tensor]") {
   using T = double;
   calx::tensor<T, 3> v;
@@ -242,5 +253,8 @@ TEST_CASE("cond: structures and tensors as operands and results, under grad, jvp
   }
   CHECK(wrong == 0);
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_COND_CASES_HPP

@@ -1,5 +1,7 @@
-/// @file tests/vmap.compose.cpp
-/// @brief vmap of transforms (spec §6 C3, C7, D1): per-sample gradients vmap(grad(f)),
+/// @file tests/_include/vmap_compose_cases.hpp
+/// @brief The cases of tests/vmap.compose.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and includes this):
+/// vmap of transforms (spec §6 C3, C7, D1): per-sample gradients vmap(grad(f)),
 /// vmap(value_and_grad(f)), vmap(grad(grad(f))), a vmapped lambda calling calx::jvp,
 /// vmap(hessian(f)) over array-of-struct samples, and vmap(vmap(f)) with a runtime outer
 /// batch and a compile-time inner one. Each is compared at every batch size with
@@ -9,6 +11,8 @@
 ///  - the same transform evaluated on numbers, sample by sample (the law
 ///    vmap(g)(xs)[i] == g(xs[i])): within the tolerances below, because xsimd's
 ///    transcendental kernels differ from libm by a few ulp.
+#ifndef CALX_TESTS_VMAP_COMPOSE_CASES_HPP
+#define CALX_TESTS_VMAP_COMPOSE_CASES_HPP
 
 #include <_include/float_compare.hpp>
 #include <_include/test_functions.hpp>
@@ -55,6 +59,7 @@ constexpr tolerance libm_tolerance = sizeof(T) == 8 ? tolerance{8.9e-16, 4.4e-15
 
 // ---------------------------------------------------------------------------------------
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("vmap(grad(f)) and vmap(grad(grad(f))) are per-sample derivatives", "[vmap][grad]", float, double) {
   using T = TestType;
   const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
@@ -75,7 +80,9 @@ TEMPLATE_TEST_CASE("vmap(grad(f)) and vmap(grad(grad(f))) are per-sample derivat
                  [&](std::size_t i) { return calx::grad(calx::grad(fc))(x[i]); }, libm_tolerance<T>);
   }
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("vmap(grad(f, argnums)) and vmap(value_and_grad(f, argnums)) over two batches", "[vmap][grad]",
                    float, double) {
   using T = TestType;
@@ -121,7 +128,9 @@ TEMPLATE_TEST_CASE("vmap(grad(f, argnums)) and vmap(value_and_grad(f, argnums)) 
                  [&](std::size_t i) { return std::get<1>(g(x[i], w0)); }, libm_tolerance<T>);
   }
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("vmap over a lambda calling calx::jvp: values and tangents per sample", "[vmap][jvp]", float,
                    double) {
   using T = TestType;
@@ -147,7 +156,9 @@ TEMPLATE_TEST_CASE("vmap over a lambda calling calx::jvp: values and tangents pe
                  [&](std::size_t i) { return calx::grad(fc)(x[i]); }, libm_tolerance<T>);
   }
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("vmap(hessian(f)) over std::array samples", "[vmap][hessian]", float, double) {
   using T = TestType;
   const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
@@ -182,7 +193,9 @@ TEMPLATE_TEST_CASE("vmap(hessian(f)) over std::array samples", "[vmap][hessian]"
     check_column("vmap(hessian) symmetric", h[0][1], n, [&](std::size_t i) { return h[1][0][i]; }, libm_tolerance<T>);
   }
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("vmap(vmap(f)): a runtime batch of std::array<T, 4> rows", "[vmap]", float, double) {
   using T = TestType;
   const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
@@ -215,5 +228,8 @@ TEMPLATE_TEST_CASE("vmap(vmap(f)): a runtime batch of std::array<T, 4> rows", "[
     }
   }
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_VMAP_COMPOSE_CASES_HPP

@@ -1,5 +1,7 @@
-/// @file tests/vmap.transformed.cpp
-/// @brief Transforms of functions that call vmap (spec §6 C4): grad of a sum over
+/// @file tests/_include/vmap_transformed_cases.hpp
+/// @brief The cases of tests/vmap.transformed.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and includes this):
+/// Transforms of functions that call vmap (spec §6 C4): grad of a sum over
 /// vmap(f) with a std::vector batch (the per-sample gradient column and the summed
 /// gradient of a broadcast parameter), jvp(vmap(f)) with std::vector primals and tangents,
 /// value_and_grad of a mean over vmap(f), and the traced std::array case (vmap inside
@@ -14,6 +16,8 @@
 ///    4 ulp relative plus 2 ulp of 16 absolute);
 ///  - sums over the batch: against the exact (long double) sum of the bitwise-checked
 ///    per-sample values, so the only error is the summation's: `sum_bound`.
+#ifndef CALX_TESTS_VMAP_TRANSFORMED_CASES_HPP
+#define CALX_TESTS_VMAP_TRANSFORMED_CASES_HPP
 
 #include <_include/float_compare.hpp>
 #include <_include/test_functions.hpp>
@@ -97,6 +101,7 @@ void check_sum(const std::string& what, double got, long double want, double bou
 
 // ---------------------------------------------------------------------------------------
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("grad of a sum over vmap(f): per-sample column and summed parameter gradient", "[vmap][grad]", float,
                    double) {
   using T = TestType;
@@ -119,7 +124,9 @@ TEMPLATE_TEST_CASE("grad of a sum over vmap(f): per-sample column and summed par
     if (n == 0) CHECK(calx_test::same_value(std::get<1>(d), T(0)));
   }
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("value_and_grad of a mean over vmap(f)", "[vmap][value_and_grad]", float, double) {
   using T = TestType;
   constexpr auto g = calx::value_and_grad(fw, calx::argnums<0, 1>);
@@ -160,7 +167,9 @@ TEMPLATE_TEST_CASE("value_and_grad of a mean over vmap(f)", "[vmap][value_and_gr
               sum_bound<T>(n, aw) / nn + eps * std::abs(static_cast<double>(sw / nn)));
   }
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("jvp(vmap(f)) with std::vector primals and tangents", "[vmap][jvp]", float, double) {
   using T = TestType;
   const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
@@ -196,11 +205,13 @@ TEMPLATE_TEST_CASE("jvp(vmap(f)) with std::vector primals and tangents", "[vmap]
                  libm_tolerance<T>);
   }
 }
+#endif
 
 // ---------------------------------------------------------------------------------------
 // A compile-time batch inside a traced function: vmap maps f per element at trace time,
 // and the whole program runs on numbers (libm), the same scalar code path as grad(f).
 
+#if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("grad of a sum over vmap(f) with a std::array batch", "[vmap][grad]", float, double) {
   using T = TestType;
   const tolerance same = calx_test::same_ops<T>(16);  // terms below 16 in magnitude
@@ -231,6 +242,7 @@ TEMPLATE_TEST_CASE("grad of a sum over vmap(f) with a std::array batch", "[vmap]
                [&](std::size_t i) { return static_cast<T>(std::get<0>(g_fw(x[i], w)) / 5.0); },
                tolerance{2 * eps, 4 * eps * 20 / 5});
 }
+#endif
 
 // A transform of a transform of a function that reduces over a runtime batch (issue 9):
 // trace(grad(loss)), trace(value_and_grad(loss)), jvp(grad(loss)) and grad(grad(loss)) with
@@ -260,6 +272,7 @@ sin_loss_derivatives sin_loss_closed_forms(T w, const std::vector<T>& x) {
   return {d1 / n, d2 / n, (n + 8) * eps * a1 / n + eps * std::abs(d1 / n), (n + 8) * eps * a2 / n + eps * std::abs(d2 / n)};
 }
 
+#if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("transforms of a transform of a batch loss: trace(grad), jvp(grad), grad(grad)", "[vmap][grad][jvp]",
                    float, double) {
   using T = TestType;
@@ -297,10 +310,12 @@ TEMPLATE_TEST_CASE("transforms of a transform of a batch loss: trace(grad), jvp(
     CHECK(near2(calx::grad(calx::grad(sin_loss))(w, x)));
   }
 }
+#endif
 
 // The same transforms called inside a traced function of one's own, on the batch argument
 // (a calx::batch_tracer there) or on a value computed from it: the transform traces the
 // loss over the batch, as it does on numbers. Each against the transform on the numbers.
+#if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("a transform of a batch loss called inside one's own traced function", "[vmap][grad][jvp]", float,
                    double) {
   using T = TestType;
@@ -374,5 +389,8 @@ TEMPLATE_TEST_CASE("a transform of a batch loss called inside one's own traced f
           want.bound2 * std::abs(w) + want.bound1 + 2 * eps * std::abs(h_want));
   }
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_VMAP_TRANSFORMED_CASES_HPP

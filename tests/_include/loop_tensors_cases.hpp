@@ -1,17 +1,21 @@
-/// @file tests/loop_tensors.cpp
-/// @brief Tensor carries in calx's loops (issue 10): `fori_loop` (a tensor alone, and beside a
+/// @file tests/_include/loop_tensors_cases.hpp
+/// @brief The cases of tests/loop_tensors.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and CALX_TEST_REALS and includes this):
+/// Tensor carries in calx's loops (issue 10): `fori_loop` (a tensor alone, and beside a
 /// scalar) and `while_loop`, f32 and f64. Under grad, jvp, vjp, jacfwd, jacrev, hessian and
 /// grad of grad (f64: see `second_order`), vmap and vmap of grad, against the same loop
 /// unrolled while tracing (the same ops in the same order) and against finite differences
 /// (`check_grads`, order 2); on plain numbers; and the IR: a tensor carry is one value, so
 /// the program is the same size for 4 elements and for 1024. `scan` with tensors:
-/// tests/scan_tensors.cpp.
+/// tests/_include/scan_tensors_cases.hpp.
 ///
 /// Tolerances (tests/_include/loop_checks.hpp): loop and unrolled programs are the same
 /// ops; they differ by fma contraction, by the precision of the index and by the order in
 /// which cotangents are added. The derivatives add terms that cancel, so errors are bounded
 /// relative to |want| + 1: 32 epsilons (64 at the second order), 128 for the SIMD loop
 /// (whose libm differs from the scalar one by a few ulp per step).
+#ifndef CALX_TESTS_LOOP_TENSORS_CASES_HPP
+#define CALX_TESTS_LOOP_TENSORS_CASES_HPP
 
 #include <_include/loop_checks.hpp>
 
@@ -75,6 +79,7 @@ constexpr auto halving = [](auto w, const auto& v) {
   return calx::sum(c.first) + c.second;
 };
 
+#if CALX_TEST_PART == 0
 TEST_CASE("loop tensors: a tensor carry is one value of one loop node", "[fori_loop][tensor]") {
   using T = double;
   const std::string text = calx::to_string(calx::trace(looped, T(1), vec<T>()));
@@ -91,8 +96,10 @@ TEST_CASE("loop tensors: a tensor carry is one value of one loop node", "[fori_l
   CHECK(calx::trace(calx::grad(sized), T(1), calx::tensor<T, 4>{}).ir.size ==
         calx::trace(calx::grad(sized), T(1), calx::tensor<T, 1024>{}).ir.size);
 }
+#endif
 
 // f64: f32 runs the same programs, whose values and gradients the vmap case checks in f32.
+#if CALX_TEST_PART == 1
 TEST_CASE("loop tensors: fori_loop with a tensor carry, every transform", "[fori_loop][tensor]") {
   using T = double;
   const auto v = vec<T>();
@@ -129,8 +136,10 @@ TEST_CASE("loop tensors: fori_loop with a tensor carry, every transform", "[fori
                 calx::grad(mixed_unrolled, calx::argnums<1>)(w, v), 32);
   }
 }
+#endif
 
-TEMPLATE_TEST_CASE("loop tensors: while_loop with a tensor carry", "[while_loop][tensor]", float, double) {
+#if CALX_TEST_PART == 2
+TEMPLATE_TEST_CASE("loop tensors: while_loop with a tensor carry", "[while_loop][tensor]", CALX_TEST_REALS) {
   using T = TestType;
   const auto v = vec<T>();
   for (const T w : {T(0.5), T(2.0), T(-3.0)}) {
@@ -149,9 +158,10 @@ TEMPLATE_TEST_CASE("loop tensors: while_loop with a tensor carry", "[while_loop]
     check_close("plain", plain[0], v[0] * w * scale, 0);
   }
 }
+#endif
 
-TEMPLATE_TEST_CASE("loop tensors: under vmap", "[fori_loop][scan][vmap][tensor]", float,
-                   double) {
+#if CALX_TEST_PART == 2
+TEMPLATE_TEST_CASE("loop tensors: under vmap", "[fori_loop][scan][vmap][tensor]", CALX_TEST_REALS) {
   using T = TestType;
   const auto v = vec<T>();
   std::vector<T> ws;
@@ -165,9 +175,14 @@ TEMPLATE_TEST_CASE("loop tensors: under vmap", "[fori_loop][scan][vmap][tensor]"
     check_close("vmap while", num(counts[i]), num(halving(ws[i], v)), 16);
   }
 }
+#endif
 
+#if CALX_TEST_PART == 3
 TEST_CASE("loop tensors: check_grads, orders 1 and 2", "[fori_loop][tensor]") {
   check_grads_1_2("fori_loop", [](auto x) { return looped(x, calx::tensor<double, 3>{} + 0.5 * x + 0.25); });
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_LOOP_TENSORS_CASES_HPP

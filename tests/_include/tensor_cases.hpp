@@ -1,9 +1,13 @@
-/// @file tests/tensor.cpp
-/// @brief `calx::tensor`: values of every tensor op against loops over elements (f32 and f64,
+/// @file tests/_include/tensor_cases.hpp
+/// @brief The cases of tests/tensor.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and includes this):
+/// `calx::tensor`: values of every tensor op against loops over elements (f32 and f64,
 /// odd shapes, broadcasting corners); the traced program against the untraced function;
 /// derivatives of a table of tensor functions against central differences, the adjoint
 /// identity, jacfwd == jacrev, Hessian symmetry and vmap against a loop; the IR's size
 /// against element counts; struct-of-tensor parameters (issue 9's MLP).
+#ifndef CALX_TESTS_TENSOR_CASES_HPP
+#define CALX_TESTS_TENSOR_CASES_HPP
 
 #include <_include/ir_inspect.hpp>
 #include <_include/tensor_table.hpp>
@@ -32,6 +36,7 @@ using calx_test::scalar_of;
 
 // ---- values: each op against a loop -----------------------------------------------------
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("elementwise ops broadcast as NumPy does", "[tensor]", float, double) {
   using T = TestType;
   const auto a = filled<tensor<T, 3, 1, 17>>(1);
@@ -47,7 +52,9 @@ TEMPLATE_TEST_CASE("elementwise ops broadcast as NumPy does", "[tensor]", float,
   const tensor<T, 1> one = calx::relu(filled<tensor<T, 1>>(3));
   CHECK(one[0] == std::max(T(0), filled<tensor<T, 1>>(3)[0]));
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("reductions over every axis and over one", "[tensor]", float, double) {
   using T = TestType;
   const auto x = filled<tensor<T, 3, 5>>(4);
@@ -80,7 +87,9 @@ TEMPLATE_TEST_CASE("reductions over every axis and over one", "[tensor]", float,
     CHECK(a1(i) == Approx(rows[i] / 5));
   }
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("contractions, transposes, reshapes, slices, concatenation", "[tensor]", float, double) {
   using T = TestType;
   const auto a = filled<tensor<T, 3, 17>>(5);
@@ -132,7 +141,9 @@ TEMPLATE_TEST_CASE("contractions, transposes, reshapes, slices, concatenation", 
     CHECK(st(1, i) == w(i) * T(3));
   }
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEMPLATE_TEST_CASE("softmax, log_softmax and logsumexp are stable", "[tensor]", float, double) {
   using T = TestType;
   tensor<T, 2, 3> x;
@@ -154,7 +165,9 @@ TEMPLATE_TEST_CASE("softmax, log_softmax and logsumexp are stable", "[tensor]", 
   for (std::size_t k = 0; k < 3; ++k) minus_inf[k] = -std::numeric_limits<T>::infinity();
   CHECK(T(calx::logsumexp(minus_inf)) == -std::numeric_limits<T>::infinity());  // as JAX: -inf, not NaN
 }
+#endif
 
+#if CALX_TEST_PART == 0
 TEST_CASE("elements read and write; a default tensor is zeros", "[tensor]") {
   tensor<double, 2, 3> t;
   for (std::size_t k = 0; k < t.size; ++k) CHECK(t[k] == 0.0);
@@ -166,6 +179,7 @@ TEST_CASE("elements read and write; a default tensor is zeros", "[tensor]") {
   STATIC_REQUIRE(tensor<double, 2, 3>::shape == std::array<std::size_t, 2>{2, 3});
   STATIC_REQUIRE(tensor<float, 4, 1, 2>::rank == 3);
 }
+#endif
 
 // ---- the traced program against the function on numbers --------------------------------
 
@@ -191,11 +205,14 @@ bool runs_as_traced() {
 }
 }  // namespace
 
+#if CALX_TEST_PART == 1
 TEST_CASE("every op of the table computes the same traced as on numbers", "[tensor]") {
   CHECK(runs_as_traced<tensor<double, 3, 4>>());
   CHECK(runs_as_traced<tensor<float, 3, 4>>());
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("prod over every axis and over one, odd and even extents", "[tensor][prod]", float, double) {
   using T = TestType;
   const auto x = filled<tensor<T, 3, 17>>(9, 0.5, 1.5);
@@ -216,7 +233,9 @@ TEMPLATE_TEST_CASE("prod over every axis and over one, odd and even extents", "[
   for (int j = 0; j < 17; ++j) CHECK(p0(j) == Approx(cols[j]).epsilon(1e-5));
   CHECK(T(calx::prod(tensor<T, 1>(filled<tensor<T, 1>>(3)))) == filled<tensor<T, 1>>(3)[0]);
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEST_CASE("the derivative of prod is the product of the others, exact at zeros, at every order", "[tensor][prod][grad]") {
   using X = tensor<double, 5>;
   X x = filled<X>(12, 0.5, 2.0);
@@ -244,7 +263,9 @@ TEST_CASE("the derivative of prod is the product of the others, exact at zeros, 
   using large = decltype(calx::trace(calx::grad(f), tensor<double, 1024>{}));
   STATIC_REQUIRE(std::remove_cvref_t<decltype(large::ir)>::size < 6 * std::remove_cvref_t<decltype(small::ir)>::size);
 }
+#endif
 
+#if CALX_TEST_PART == 2
 TEST_CASE("user ops apply to tensors elementwise, broadcast, under every transform", "[tensor][user]") {
   using X = tensor<double, 3, 4>;
   const X x = filled<X>(13, -2.0, 2.0);
@@ -270,6 +291,7 @@ TEST_CASE("user ops apply to tensors elementwise, broadcast, under every transfo
     CHECK(max_abs_diff(gi, calx::grad(r)(xs[i], y)) < 1e-12);
   }
 }
+#endif
 
 // ---- derivatives ---------------------------------------------------------------------------
 
@@ -308,10 +330,13 @@ void check_gradient_against_differences() {
 
 }  // namespace
 
+#if CALX_TEST_PART == 3
 TEST_CASE("gradients of the table match central differences; jvp and vjp are adjoint", "[tensor][grad]") {
   calx_test::for_table([](auto k) { check_gradient_against_differences<decltype(k)::value>(); });
 }
+#endif
 
+#if CALX_TEST_PART == 4
 TEST_CASE("jacfwd equals jacrev, in JAX's layout (output axes, then input axes)", "[tensor][jacobian]") {
   using X = tensor<double, 3, 2>;
   constexpr auto f = [](const auto& x) { return calx::matvec(calx::transpose(x), calx::tanh(calx::take<0>(x, calx::axis<1>))); };
@@ -329,7 +354,9 @@ TEST_CASE("jacfwd equals jacrev, in JAX's layout (output axes, then input axes)"
       for (std::size_t o = 0; o < 2; ++o) CHECK(jf(o, i, j) == Approx(d(o)).epsilon(1e-6));
     }
 }
+#endif
 
+#if CALX_TEST_PART == 5
 TEST_CASE("the Hessian of a tensor function is symmetric and matches differences of gradients", "[tensor][hessian]") {
   using X = tensor<double, 4>;
   constexpr auto f = [](const auto& x) { return calx::logsumexp(x * x) + calx::dot(x, calx::sin(x)); };
@@ -346,7 +373,9 @@ TEST_CASE("the Hessian of a tensor function is symmetric and matches differences
     }
   }
 }
+#endif
 
+#if CALX_TEST_PART == 5
 TEST_CASE("max and min share the derivative among ties, as JAX does", "[tensor][grad]") {
   tensor<double, 4> x;
   const double v[] = {1.0, 3.0, 3.0, -2.0};
@@ -357,12 +386,14 @@ TEST_CASE("max and min share the derivative among ties, as JAX does", "[tensor][
   CHECK(g(2) == 0.5);
   CHECK(g(3) == 0.0);
 }
+#endif
 
 namespace {
 constexpr auto scaled_softmax = [](const auto& x, const auto& s) { return calx::softmax(x * s); };
 constexpr auto softmax_loss = [](const auto& x, const auto& s) { return calx::sum(scaled_softmax(x, s) * x); };
 }  // namespace
 
+#if CALX_TEST_PART == 6
 TEST_CASE("vmap of a tensor function equals a loop over samples", "[tensor][vmap]") {
   using X = tensor<float, 5>;
   constexpr auto f = scaled_softmax;
@@ -383,6 +414,7 @@ TEST_CASE("vmap of a tensor function equals a loop over samples", "[tensor][vmap
     CHECK(max_abs_diff(g, want) < 1e-6);
   }
 }
+#endif
 
 // ---- the IR grows with the program, not with the shapes ----------------------------------
 
@@ -400,13 +432,16 @@ constexpr std::size_t gradient_nodes() {
 }
 }  // namespace
 
+#if CALX_TEST_PART == 6
 TEST_CASE("a program's IR has as many nodes for 4 elements as for 4096", "[tensor][ir]") {
   // Tracing at 4096 x 4096 (16.8 million elements) compiles in the time of 4 x 4: nothing
   // at compile time walks elements (docs/performance.md, "Tensors").
   STATIC_REQUIRE(gradient_nodes<4>() == gradient_nodes<4096>());
   STATIC_REQUIRE(gradient_nodes<4>() < 40);
 }
+#endif
 
+#if CALX_TEST_PART == 6
 TEST_CASE("a program has one input and one output per value, whatever its size", "[tensor][ir]") {
   using P = decltype(calx::trace(calx::grad(least_squares, calx::argnums<0, 1>), tensor<double, 64, 64>{},
                                  tensor<double, 64>{}, tensor<double, 64>{}));
@@ -418,7 +453,9 @@ TEST_CASE("a program has one input and one output per value, whatever its size",
   STATIC_REQUIRE(P::ir.input_offset[1] == 64 * 64);
   STATIC_REQUIRE(P::ir.output_offset[1] == 64 * 64);
 }
+#endif
 
+#if CALX_TEST_PART == 6
 TEST_CASE("large tensors are read and written in place", "[tensor][grad]") {
   // A 1024 x 1024 matrix is 8 MiB: a copy of the arguments on the stack (as calx made before
   // reading them in place) overflows a default 8 MiB stack; the gradient of `a` at 512 x 512
@@ -495,7 +532,9 @@ TEST_CASE("large tensors are read and written in place", "[tensor][grad]") {
   CHECK(err <= 1e-12);
   CHECK(value_m > 0);
 }
+#endif
 
+#if CALX_TEST_PART == 6
 TEST_CASE("to_string prints tensor types and attributes", "[tensor][to_string]") {
   const std::string s = calx::to_string(calx::trace(
       [](const auto& w, const auto& x) { return calx::sum(calx::tanh(calx::matvec(w, x)), calx::axis<0>); },
@@ -507,6 +546,7 @@ TEST_CASE("to_string prints tensor types and attributes", "[tensor][to_string]")
         "    e:f32 = reduce_sum[axis=0] d\n"
         "  in (e) }");
 }
+#endif
 
 // ---- structures of tensors: issue 9's MLP -------------------------------------------------
 
@@ -549,6 +589,7 @@ float max_diff(const mlp& a, const mlp& b) {
 }
 }  // namespace
 
+#if CALX_TEST_PART == 6
 TEST_CASE("the gradient of a struct of tensors is that struct; per-sample gradients by vmap", "[tensor][tree]") {
   const mlp params{filled<tensor<float, 32, 16>>(1, -0.5, 0.5), filled<tensor<float, 32>>(2, -0.5, 0.5),
                    filled<tensor<float, 1, 32>>(3, -0.5, 0.5), filled<tensor<float, 1>>(4)};
@@ -567,3 +608,6 @@ TEST_CASE("the gradient of a struct of tensors is that struct; per-sample gradie
     CHECK(max_diff(gi, calx::grad(loss)(params, xs[i], ys[i])) < 1e-6f);
   }
 }
+#endif
+
+#endif  // CALX_TESTS_TENSOR_CASES_HPP

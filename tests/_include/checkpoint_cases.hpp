@@ -1,10 +1,14 @@
-/// @file tests/checkpoint.cpp
-/// @brief calx::checkpoint (issue 10) under every transform, f32 and f64, against the same
+/// @file tests/_include/checkpoint_cases.hpp
+/// @brief The cases of tests/checkpoint.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and CALX_TEST_REALS and includes this):
+/// calx::checkpoint (issue 10) under every transform, f32 and f64, against the same
 /// function not checkpointed: the values are the same ops in the same order (one forward
 /// pass recomputed), so they agree to a few ulps (fma contraction, and cotangents added in
 /// another order: 16 epsilons relative to |want| + 1; 64 for SIMD lanes, whose libm differs
 /// from the scalar one by a few ulp). What a pullback stores (`residuals`) is checked
 /// exactly: a checkpoint keeps its arguments and results, not its intermediates.
+#ifndef CALX_TESTS_CHECKPOINT_CASES_HPP
+#define CALX_TESTS_CHECKPOINT_CASES_HPP
 
 #include <_include/float_compare.hpp>
 
@@ -75,7 +79,8 @@ void check_close(const std::string& what, T got, T want, int k) {
   CHECK(std::abs(got - want) <= T(k) * std::numeric_limits<T>::epsilon() * (T(1) + std::abs(want)));
 }
 
-TEMPLATE_TEST_CASE("checkpoint: one node, f nested; everything_saveable is f itself", "[checkpoint]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("checkpoint: one node, f nested; everything_saveable is f itself", "[checkpoint]", CALX_TEST_REALS) {
   using T = TestType;
   const std::string remat_text = calx::to_string(calx::trace(remat, T(1), T(1)));
   INFO(remat_text);
@@ -90,8 +95,10 @@ TEMPLATE_TEST_CASE("checkpoint: one node, f nested; everything_saveable is f its
   // plain numbers: f itself
   check_close("numbers", calx::checkpoint(inner)(T(0.3), T(0.2))[1], inner(T(0.3), T(0.2))[1], 0);
 }
+#endif
 
-TEMPLATE_TEST_CASE("checkpoint: values and every derivative equal f's", "[checkpoint]", float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("checkpoint: values and every derivative equal f's", "[checkpoint]", CALX_TEST_REALS) {
   using T = TestType;
   for (const auto& p : points<T>) {
     const T x = p[0], y = p[1];
@@ -126,9 +133,10 @@ TEMPLATE_TEST_CASE("checkpoint: values and every derivative equal f's", "[checkp
     check_close("third derivative", calx::grad(third)(x, y), calx::grad(third_plain)(x, y), 64);
   }
 }
+#endif
 
-TEMPLATE_TEST_CASE("checkpoint: a pullback stores the arguments and results, not the intermediates", "[checkpoint]",
-                   float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("checkpoint: a pullback stores the arguments and results, not the intermediates", "[checkpoint]", CALX_TEST_REALS) {
   using T = TestType;
   using remat_pullback = decltype(calx::vjp(remat, T(1), T(1)).second);
   using plain_pullback = decltype(calx::vjp(plain, T(1), T(1)).second);
@@ -141,8 +149,10 @@ TEMPLATE_TEST_CASE("checkpoint: a pullback stores the arguments and results, not
   using plain_map = decltype(calx::linearize(plain, T(1), T(1)).second);
   CHECK(remat_map::residuals < plain_map::residuals);
 }
+#endif
 
-TEMPLATE_TEST_CASE("checkpoint: under vmap, in a scan's body, nested", "[checkpoint][vmap]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("checkpoint: under vmap, in a scan's body, nested", "[checkpoint][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   std::vector<T> xs, ys;
   for (int i = 0; i < 19; ++i) {  // two groups of eight and a partial one
@@ -175,6 +185,7 @@ TEMPLATE_TEST_CASE("checkpoint: under vmap, in a scan's body, nested", "[checkpo
   check_close("checkpoint of a checkpoint, grad", calx::grad(twice)(T(0.3), T(0.2)), calx::grad(plain)(T(0.3), T(0.2)),
               16);
 }
+#endif
 
 /// Tensors in and out: the checkpoint's node reads and writes whole tensors.
 constexpr auto tensor_body = [](const auto& v, auto w) { return calx::sin(v * w) * v; };
@@ -183,6 +194,7 @@ constexpr auto tensor_plain = [](const auto& v, auto w) { return calx::sum(tenso
 
 // One precision for the tensor and long-scan cases (the checkpoint's code is the same
 // template for both; the cases above run f32 too): each precision costs seconds to compile.
+#if CALX_TEST_PART == 2
 TEST_CASE("checkpoint: tensor arguments and results", "[checkpoint][tensor]") {
   using T = double;
   calx::tensor<T, 5> v;
@@ -206,6 +218,7 @@ TEST_CASE("checkpoint: tensor arguments and results", "[checkpoint][tensor]") {
   const auto gop = calx::grad(only_plain)(v);
   for (int i = 0; i < 5; ++i) check_close("grad of a tensor-only function", T(go[i]), T(gop[i]), 16);
 }
+#endif
 
 /// A long scan: its pullback stores the carry of every step; under checkpoint, the
 /// arguments only, and the pullback runs the scan again.
@@ -219,6 +232,7 @@ constexpr auto simulate = [](auto c0, const auto& xs) {
 };
 constexpr auto simulate_remat = [](auto c0, const auto& xs) { return calx::checkpoint(simulate)(c0, xs); };
 
+#if CALX_TEST_PART == 2
 TEST_CASE("checkpoint: the memory a pullback of a long scan keeps", "[checkpoint][scan]") {
   using T = double;
   constexpr int steps = 10000;
@@ -239,5 +253,8 @@ TEST_CASE("checkpoint: the memory a pullback of a long scan keeps", "[checkpoint
   check_close("ct c0", T(h0), T(g0), 16);
   for (int i : {0, 1, 4999, 9999}) check_close("ct xs", T(hx[i]), T(gx[i]), 16);
 }
+#endif
 
 }  // namespace
+
+#endif  // CALX_TESTS_CHECKPOINT_CASES_HPP

@@ -1,5 +1,7 @@
-/// @file tests/ops.decomposed.cpp
-/// @brief The ops of calx/ops/hyperbolic.hpp, inverse_trigonometric.hpp, powers.hpp and
+/// @file tests/_include/ops_decomposed_cases.hpp
+/// @brief The cases of tests/ops.decomposed.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and CALX_TEST_REALS and includes this):
+/// The ops of calx/ops/hyperbolic.hpp, inverse_trigonometric.hpp, powers.hpp and
 /// smooth.hpp (sinh ... clamp, relu), in float and double: values against a long double
 /// reference, every partial derivative (calx::grad, with calx::argnums for 2- and 3-ary
 /// ops) against the analytic derivative evaluated in long double, and vmap (the SIMD loop,
@@ -27,6 +29,8 @@
 /// it as "measured value f/d, partial f/d, simd f/d".
 /// An error is |got - want| over the spacing of T at want (the subnormal spacing below the
 /// least normal), so a bound of 0.5 is a correctly rounded result.
+#ifndef CALX_TESTS_OPS_DECOMPOSED_CASES_HPP
+#define CALX_TESTS_OPS_DECOMPOSED_CASES_HPP
 
 #include <_include/float_compare.hpp>
 #include <_include/ir_inspect.hpp>
@@ -684,11 +688,13 @@ void check_all_rows() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("decomposed and power ops: values, partials and vmap against long double", "[ops][decomposed]",
-                   float, double) {
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("decomposed and power ops: values, partials and vmap against long double", "[ops][decomposed]", CALX_TEST_REALS) {
   check_all_rows<TestType>();
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEST_CASE("each op is one IR node; exp2, log2, log10 and cbrt have kernels, the rest decompositions",
           "[ops][decomposed][ir]") {
   const auto sinh = f_sinh;
@@ -744,6 +750,7 @@ TEST_CASE("each op is one IR node; exp2, log2, log10 and cbrt have kernels, the 
   STATIC_REQUIRE(describe<calx::relu_op>().vjp_from == rule_source::own);
   STATIC_REQUIRE(describe<calx::hypot_op>().batch_from == batch_kernel::decomposition);
 }
+#endif
 
 namespace {
 
@@ -758,7 +765,8 @@ std::array<T, 3> three_ways(const F& f, T x) {
 
 // The sign of a zero is checked on the scalar paths only, as in ops.values.cpp: xsimd's
 // expm1 and log1p give +0 for -0, so sinh and atanh do too on the SIMD loop.
-TEMPLATE_TEST_CASE("signed zeros", "[ops][decomposed][edges]", float, double) {
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("signed zeros", "[ops][decomposed][edges]", CALX_TEST_REALS) {
   using T = TestType;
   const T z = 0, nz = -0.0;
   const auto check = [](const char* name, const std::array<T, 3>& r, T want) {
@@ -782,9 +790,11 @@ TEMPLATE_TEST_CASE("signed zeros", "[ops][decomposed][edges]", float, double) {
   check("reciprocal(-0)", three_ways(f_reciprocal, nz),
         -std::numeric_limits<T>::infinity());
 }
+#endif
 
+#if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("conventions: hypot at the origin and at infinities, logaddexp of equal infinities and at a tie, relu at 0",
-                   "[ops][decomposed][edges]", float, double) {
+                   "[ops][decomposed][edges]", CALX_TEST_REALS) {
   using T = TestType;
   constexpr T infinity = std::numeric_limits<T>::infinity(), not_a_number = std::numeric_limits<T>::quiet_NaN();
   const auto hypot = f_hypot;
@@ -830,7 +840,9 @@ TEMPLATE_TEST_CASE("conventions: hypot at the origin and at infinities, logaddex
   CHECK(calx::hessian(f_relu)(T(2)) == T(0));
   CHECK(std::isnan(calx::trace(logaddexp, T(1), T(1))(infinity, not_a_number)));
 }
+#endif
 
+#if CALX_TEST_PART == 2
 TEST_CASE("second derivatives of decompositions and of rules", "[ops][decomposed][higher]") {
   // f'' is the derivative of f's gradient program, which may cancel down to the rounding of
   // the first derivative's terms: softplus'' = s - s² (s = sigmoid) for large x, hypot'' =
@@ -856,3 +868,6 @@ TEST_CASE("second derivatives of decompositions and of rules", "[ops][decomposed
   const auto program = calx::to_string(calx::trace(calx::grad([](auto v) { return calx::cosh(v); }), 1.0));
   CHECK(program == "{ lambda a:f64 . let\n    b:f64 = sinh a\n  in (b) }");
 }
+#endif
+
+#endif  // CALX_TESTS_OPS_DECOMPOSED_CASES_HPP

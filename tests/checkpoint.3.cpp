@@ -1,0 +1,6 @@
+/// @file tests/checkpoint.3.cpp
+/// @brief tests/_include/checkpoint_cases.hpp, part 4 of 5 (cases 3, 4, double): a TU of its own
+/// for the compile budget (bench/compile/budget.txt).
+#define CALX_TEST_PART 1
+#define CALX_TEST_REALS double
+#include <_include/checkpoint_cases.hpp>

@@ -1,0 +1,6 @@
+/// @file tests/scan_tensors.4.cpp
+/// @brief tests/_include/scan_tensors_cases.hpp, part 5 of 5 (case 3): a TU of its own
+/// for the compile budget (bench/compile/budget.txt).
+#define CALX_TEST_PART 2
+#define CALX_TEST_REALS float, double
+#include <_include/scan_tensors_cases.hpp>
