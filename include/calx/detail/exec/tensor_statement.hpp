@@ -109,6 +109,15 @@ CALX_HOST_DEVICE CALX_INLINE void gather_operand(T* out, int n, const At& at) {
   }
 }
 
+/// Op `op`'s statement on numbers of type T (float or double).
+template <class T>
+inline void run_statement(const op_info& op, const T* const* in, T* out) {
+  if constexpr (std::is_same_v<T, float>)
+    op.statement_f32(in, out);
+  else
+    op.statement_f64(in, out);
+}
+
 /// A user tensor op's node (`tensor_op::statement`): its operands' elements gathered, its
 /// kernel run on numbers (on SIMD batches, lane by lane: the kernel is a host function of
 /// float or double, as a user scalar op's), the result scattered into the node's registers.
@@ -132,10 +141,7 @@ CALX_HOST_DEVICE CALX_INLINE void user_statement(const Get& get, const Put& put,
     V x[total], y[n.size()];
     ((gather_operand<1>(x + offset[I], size[I], [&](int e) { return get(operand_c<IR.operand(J, I)>{}, e); })), ...);
     const V* const in[] = {x + offset[I]...};
-    if constexpr (std::is_same_v<V, float>)
-      n.op().statement_f32(in, y);
-    else
-      n.op().statement_f64(in, y);
+    run_statement(n.op(), in, y);
     for (int e = 0; e < n.size(); ++e) put(e, y[e]);
   } else {
     using T = typename V::value_type;
@@ -146,10 +152,7 @@ CALX_HOST_DEVICE CALX_INLINE void user_statement(const Get& get, const Put& put,
       T x[total], y[n.size()];
       for (int k = 0; k < total; ++k) x[k] = xs[k * L + l];
       const T* const in[] = {x + offset[I]...};
-      if constexpr (std::is_same_v<T, float>)
-        n.op().statement_f32(in, y);
-      else
-        n.op().statement_f64(in, y);
+      run_statement(n.op(), in, y);
       for (int e = 0; e < n.size(); ++e) ys[e * L + l] = y[e];
     }
     for (int e = 0; e < n.size(); ++e) put(e, V::load_aligned(ys + e * L));

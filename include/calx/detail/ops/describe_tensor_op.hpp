@@ -1,7 +1,7 @@
 /// @file detail/ops/describe_tensor_op.hpp
-/// @brief From a user's tensor op to its `op_info`: `tensor_op_node<Op, A...>` is `Op` on
-/// operands of tensor types `A...`, so that its rules, written on traced tensors, know their
-/// operands' shapes as types. Its kernel on tensors of numbers becomes a statement over
+/// @brief From a user's tensor op to its `op_info`: `describe_tensor_op<Op, A...>` describes
+/// `Op` on operands of tensor types `A...`, so that its rules, written on traced tensors, know
+/// their operands' shapes as types. Its kernel on tensors of numbers becomes a statement over
 /// whole values (`statement_f64`), its rules thunks over node ids, as describe.hpp does for
 /// scalar ops. calx/tensor_op.hpp is the public side; docs/extending.md shows one.
 #ifndef CALX_DETAIL_OPS_DESCRIBE_TENSOR_OP_HPP
@@ -25,10 +25,6 @@
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
-
-/// Op `Op` applied to operands of tensor types `A...` (not an op type users name).
-template <class Op, class... A>
-struct tensor_op_node {};
 
 /// What the op's shape rule says of operands of types `A...` (nullopt: it rejects them).
 template <class Op, class... A>
