@@ -5,6 +5,10 @@
 #            `// EXPECT: <regex>` line of SOURCE; with a line `// ERRORS: <n>`, the output
 #            must also hold exactly n errors (one message, no follow-on errors).
 # MODE=ok:   passes iff SOURCE compiles.
+# MODE=pch:  precompiles the header SOURCE into OUTPUT with the same command line.
+# With -DPCH=<header> -DPCH_FILE=<its precompiled form> -DHEADERS_DIR=<calx's headers>, a
+# case is compiled after `-include <header>` when the precompiled form exists, is newer than
+# every calx header, and the case defines no macro (a #define line) that calx would read.
 # See CompileFailTest.cmake.
 cmake_minimum_required(VERSION 3.24)
 
@@ -23,7 +27,37 @@ foreach(d IN LISTS include_dirs)
   endif()
 endforeach()
 
-set(command "${COMPILER}" "${STD_FLAG}" -fsyntax-only -fdiagnostics-color=never ${include_flags} "${SOURCE}")
+if(MODE STREQUAL "pch")
+  execute_process(COMMAND "${COMPILER}" "${STD_FLAG}" -fdiagnostics-color=never ${include_flags}
+                          -x c++-header "${SOURCE}" -o "${OUTPUT}"
+                  RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "could not precompile ${SOURCE}")
+  endif()
+  return()
+endif()
+
+set(pch_flags "")
+if(DEFINED PCH AND EXISTS "${PCH_FILE}")
+  set(use_pch TRUE)
+  file(STRINGS "${SOURCE}" defines REGEX "^[ \t]*#[ \t]*define ")
+  if(defines)
+    set(use_pch FALSE)
+  else()
+    file(GLOB_RECURSE headers "${HEADERS_DIR}/*.hpp")
+    foreach(h IN LISTS headers)
+      if("${h}" IS_NEWER_THAN "${PCH_FILE}")
+        set(use_pch FALSE)  # a stale precompiled header: compile from the text
+        break()
+      endif()
+    endforeach()
+  endif()
+  if(use_pch)
+    set(pch_flags -include "${PCH}")
+  endif()
+endif()
+
+set(command "${COMPILER}" "${STD_FLAG}" -fsyntax-only -fdiagnostics-color=never ${include_flags} ${pch_flags} "${SOURCE}")
 execute_process(COMMAND ${command}
   RESULT_VARIABLE result
   OUTPUT_VARIABLE output
