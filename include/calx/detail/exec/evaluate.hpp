@@ -118,39 +118,34 @@ struct register_writer {
   CALX_HOST_DEVICE CALX_INLINE auto* address() const { return &r.real[IR.nodes[J].slot]; }
 };
 
-template <const auto& IR, std::size_t J, class In, class Regs>
-CALX_HOST_DEVICE CALX_INLINE void step(Regs& r, In in) {
-  using T = std::remove_cvref_t<decltype(r.real[0])>;
-  using M = std::remove_cvref_t<decltype(r.mask[0])>;
-  constexpr int slot = IR.nodes[J].slot;
-  // Ops are told apart by `builtin` codes here: device code may read a descriptor's
-  // fields in constant expressions, but not take a host variable's address.
-  constexpr int code = IR.nodes[J].op().builtin;
-  if constexpr (code == builtin_code::input) {
-    // read in place by register_reader
-  } else if constexpr (code == builtin_code::constant && IR.nodes[J].kind == value_kind::boolean) {
-    r.mask[slot] = M(IR.nodes[J].value != 0.0);
-  } else if constexpr (code == builtin_code::constant) {
-    r.real[slot] = T(IR.nodes[J].value);
-  } else {
-    node_statement<IR, J>(register_reader<IR, Regs, In>{r, in}, register_writer<IR, J, Regs>{r});
-  }
-}
-
 /// The order of `IR`'s statements (see `straight_line_order`), which its registers assume.
 template <const auto& IR>
 inline constexpr auto statement_order = straight_line_order(IR);
 
 /// The statement at position P (a function object rather than a lambda: device code calls
-/// it).
+/// it; one function per node, not two: each costs compile time).
 template <const auto& IR, class In, class Regs>
 struct step_fn {
   Regs& r;
   In in;
   template <std::size_t P>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, P>) const {
-    constexpr auto j = static_cast<std::size_t>(statement_order<IR>[P]);
-    step<IR, j>(r, in);
+    constexpr auto J = static_cast<std::size_t>(statement_order<IR>[P]);
+    using T = std::remove_cvref_t<decltype(r.real[0])>;
+    using M = std::remove_cvref_t<decltype(r.mask[0])>;
+    constexpr int slot = IR.nodes[J].slot;
+    // Ops are told apart by `builtin` codes here: device code may read a descriptor's
+    // fields in constant expressions, but not take a host variable's address.
+    constexpr int code = IR.nodes[J].op().builtin;
+    if constexpr (code == builtin_code::input) {
+      // read in place by register_reader
+    } else if constexpr (code == builtin_code::constant && IR.nodes[J].kind == value_kind::boolean) {
+      r.mask[slot] = M(IR.nodes[J].value != 0.0);
+    } else if constexpr (code == builtin_code::constant) {
+      r.real[slot] = T(IR.nodes[J].value);
+    } else {
+      node_statement<IR, J>(register_reader<IR, Regs, In>{r, in}, register_writer<IR, J, Regs>{r});
+    }
   }
 };
 

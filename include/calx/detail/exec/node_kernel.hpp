@@ -1,7 +1,8 @@
 /// @file detail/exec/node_kernel.hpp
-/// @brief `node_kernel<IR, J>(get)`: the value of node J of a constexpr IR, computed from its
-/// operands' values, which `get(operand_c<Id>)` returns. Every backend (straight-line code,
-/// the stages of the batched executor, CUDA kernels) evaluates nodes through this one helper.
+/// @brief `node_kernel<IR, J>(get, e)`: element e of node J of a constexpr IR, computed from
+/// element e of its operands, which `get(operand_c<Id>, e)` returns. Every backend
+/// (straight-line code, the stages of the batched executor, CUDA kernels) evaluates
+/// elementwise nodes through this one helper (node_statement, detail/exec/tensor_statement.hpp).
 /// A built-in op's kernel is named by its type (`op->builtin`), so it runs on any value type,
 /// device code included; a user op's scalar kernel is a constant function pointer in its
 /// `op_info`, a direct, inlinable call on the host (on SIMD batches, lane by lane). Device
@@ -36,12 +37,6 @@ struct mask_of {
 template <class T>
 using mask_t = typename mask_of<T>::type;
 
-template <const auto& IR, std::size_t J, class Get, int... I>
-CALX_HOST_DEVICE CALX_INLINE auto builtin_kernel(const Get& get, std::integer_sequence<int, I...>) {
-  using traits = op_traits<builtin_at_t<static_cast<std::size_t>(IR.nodes[J].op().builtin)>>;
-  return traits::kernel(get(operand_c<IR.operand(J, I)>{})...);
-}
-
 /// A user op's scalar kernel on each lane of SIMD batches `a` (no decomposition to batch).
 template <const auto& IR, std::size_t J, class B>
 [[gnu::noinline]] B lanes_kernel(const B* a) {
@@ -64,10 +59,10 @@ template <const auto& IR, std::size_t J, class B>
   return B::load_aligned(out);
 }
 
-template <const auto& IR, std::size_t J, class Get, int... I>
-CALX_HOST_DEVICE CALX_INLINE auto user_kernel(const Get& get, std::integer_sequence<int, I...>) {
-  using T = std::remove_cvref_t<decltype(get(operand_c<IR.operand(J, 0)>{}))>;
-  const T a[] = {get(operand_c<IR.operand(J, I)>{})...};
+/// A user op's scalar kernel on operand values `a` (numbers, or SIMD batches lane by lane).
+template <const auto& IR, std::size_t J, class T>
+CALX_HOST_DEVICE CALX_INLINE T user_kernel(const T* a) {
+  static_assert(IR.nodes[J].op().kernel_f64 != nullptr, "calx internal: an op without kernel reached codegen unexpanded");
   if constexpr (std::is_same_v<T, float>) {
     constexpr auto k = IR.nodes[J].op().kernel_f32;
     return k(a);
@@ -79,19 +74,25 @@ CALX_HOST_DEVICE CALX_INLINE auto user_kernel(const Get& get, std::integer_seque
   }
 }
 
-/// The value of node J (not an input or a constant) from its operands' values.
+/// Element e of node J (an elementwise op, not an input or a constant) from element e of
+/// its operands, `get(operand_c<Id>{}, e)`. node_statement (detail/exec/tensor_statement.hpp)
+/// calls a built-in op of up to three operands itself, and this for the others: a user op
+/// (through `user_kernel`) or a built-in op of more operands.
 template <const auto& IR, std::size_t J, class Get>
-CALX_HOST_DEVICE CALX_INLINE auto node_kernel(const Get& get) {
-  constexpr int arity = IR.nodes[J].arity;
-  static_assert(IR.nodes[J].kind != value_kind::tuple && IR.nodes[J].op().builtin != builtin_code::get,
+CALX_HOST_DEVICE CALX_INLINE auto node_kernel(const Get& get, int e) {
+  constexpr node n = IR.nodes[J];
+  static_assert(n.kind != value_kind::tuple && n.op().builtin != builtin_code::get,
                 "calx internal: an op with several results reached codegen without a results kernel");
-  if constexpr (IR.nodes[J].op().builtin >= 0) {
-    return builtin_kernel<IR, J>(get, std::make_integer_sequence<int, arity>{});
-  } else {
-    static_assert(IR.nodes[J].op().kernel_f64 != nullptr,
-                  "calx internal: an op without kernel reached codegen unexpanded");
-    return user_kernel<IR, J>(get, std::make_integer_sequence<int, arity>{});
-  }
+  return [&]<int... I>(std::integer_sequence<int, I...>) CALX_INLINE_LAMBDA {
+    using T = std::remove_cvref_t<decltype(get(operand_c<IR.operand(J, 0)>{}, e))>;
+    if constexpr (n.op().builtin >= 0) {
+      using traits = op_traits<builtin_at_t<static_cast<std::size_t>(n.op().builtin)>>;
+      return traits::kernel(get(operand_c<IR.operand(J, I)>{}, e)...);
+    } else {
+      const T a[] = {get(operand_c<IR.operand(J, I)>{}, e)...};
+      return user_kernel<IR, J>(a);
+    }
+  }(std::make_integer_sequence<int, n.arity>{});
 }
 
 }  // namespace detail

@@ -88,36 +88,40 @@ struct scalar_stages {
     CALX_HOST_DEVICE CALX_INLINE T* address() const { return &dst.real[plan.slot[J]]; }
   };
 
-  template <std::size_t J, class Regs>
-  static CALX_INLINE void scalar_step(Regs& dst, const pre_regs& pre, const post_regs& post,
-                                      const input_view<T>* in, const T* totals, std::size_t batch) {
-    constexpr node n = ir.nodes[J];
-    constexpr int s = plan.slot[J];
-    if constexpr (n.op().role == batch_role::size) {
-      dst.real[s] = static_cast<T>(batch);
-    } else if constexpr (n.op().builtin == builtin_code::input) {
-      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)].value;
-    } else if constexpr (n.op().builtin == builtin_code::constant) {
-      if constexpr (n.kind == value_kind::boolean)
-        dst.mask[s] = n.value != 0.0;
-      else
-        dst.real[s] = T(n.value);
-    } else if constexpr (plan.reduction[J] >= 0) {
-      for (int e = 0; e < n.size(); ++e) dst.real[s + e] = totals[plan.reduction[J] + e];
-    } else {
-      node_statement<ir, J>(scalar_reader{pre, post}, writer<J, Regs>{dst});
-    }
+  /// The registers that stage S writes.
+  template <stage S>
+  static CALX_INLINE auto& stage_registers(pre_regs& pre, post_regs& post) {
+    if constexpr (S == stage::pre)
+      return pre;
+    else
+      return post;
   }
 
+  /// Every node of stage S, in order (each node's statement in the lambda, not in a
+  /// function of its own: a function per node costs compile time).
   template <stage S>
   static CALX_INLINE void run_scalar_stage(pre_regs& pre, post_regs& post, const input_view<T>* in,
                                            const T* totals, std::size_t batch) {
-    static_for<IRT::size>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
-      if constexpr (plan.stage_of[K] == S) {
-        if constexpr (S == stage::pre)
-          scalar_step<K>(pre, pre, post, in, totals, batch);
-        else
-          scalar_step<K>(post, pre, post, in, totals, batch);
+    static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
+      if constexpr (plan.stage_of[J] == S) {
+        auto& dst = stage_registers<S>(pre, post);
+        using Regs = std::remove_reference_t<decltype(dst)>;
+        constexpr node n = ir.nodes[J];
+        constexpr int s = plan.slot[J];
+        if constexpr (n.op().role == batch_role::size) {
+          dst.real[s] = static_cast<T>(batch);
+        } else if constexpr (n.op().builtin == builtin_code::input) {
+          for (int e = 0; e < n.size(); ++e) dst.real[s + e] = in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)].value;
+        } else if constexpr (n.op().builtin == builtin_code::constant) {
+          if constexpr (n.kind == value_kind::boolean)
+            dst.mask[s] = n.value != 0.0;
+          else
+            dst.real[s] = T(n.value);
+        } else if constexpr (plan.reduction[J] >= 0) {
+          for (int e = 0; e < n.size(); ++e) dst.real[s + e] = totals[plan.reduction[J] + e];
+        } else {
+          node_statement<ir, J>(scalar_reader{pre, post}, writer<J, Regs>{dst});
+        }
       }
     });
   }

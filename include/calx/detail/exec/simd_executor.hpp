@@ -154,38 +154,34 @@ struct batch_executor {
     }
   };
 
-  template <bool Contiguous, bool Full, std::size_t S, std::size_t J>
-  static CALX_INLINE void loop_step(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
-                                    const output_view<T>* out, std::size_t i, std::size_t count) {
-    constexpr node n = ir.nodes[J];
-    if constexpr (plan.reduction[J] >= 0) {
-      for (int e = 0; e < n.size(); ++e) {
-        const B v = loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{}, e);
-        if constexpr (Full) {
-          acc[plan.reduction[J] + e] += v;
-        } else {
-          alignas(64) T mask_lanes[W];
-          for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
-          acc[plan.reduction[J] + e] += xsimd::select(B::load_aligned(mask_lanes) != B(T(0)), v, B(T(0)));
-        }
-      }
-    } else if constexpr (plan.stage_of[J] != stage::loop) {
-    } else if constexpr (n.op().builtin == builtin_code::input) {
-      const loop_writer<J, Contiguous, Full, S> put{loop, out, i, count};
-      for (int e = 0; e < n.size(); ++e)
-        put(e, load<Contiguous, Full>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i, count));
-    } else {
-      node_statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, Full, S>{loop, out, i, count});
-    }
-  }
-
   /// One group of lanes: every loop node, each output stored as it is computed. Forced
-  /// inline: an out-of-line body would keep the loop's registers in memory.
+  /// inline: an out-of-line body would keep the loop's registers in memory. (Each node's
+  /// statement is written in the lambda, not in a function of its own: a function per node
+  /// and variant costs compile time.)
   template <bool Contiguous, bool Full, std::size_t S>
   static CALX_INLINE void lanes(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
                                 const output_view<T>* out, std::size_t i, std::size_t count) {
     static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) CALX_INLINE_LAMBDA {
-      loop_step<Contiguous, Full, S, J>(loop, acc, pre, in, out, i, count);
+      constexpr node n = ir.nodes[J];
+      if constexpr (plan.reduction[J] >= 0) {
+        for (int e = 0; e < n.size(); ++e) {
+          const B v = loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{}, e);
+          if constexpr (Full) {
+            acc[plan.reduction[J] + e] += v;
+          } else {
+            alignas(64) T mask_lanes[W];
+            for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
+            acc[plan.reduction[J] + e] += xsimd::select(B::load_aligned(mask_lanes) != B(T(0)), v, B(T(0)));
+          }
+        }
+      } else if constexpr (plan.stage_of[J] != stage::loop) {
+      } else if constexpr (n.op().builtin == builtin_code::input) {
+        const loop_writer<J, Contiguous, Full, S> put{loop, out, i, count};
+        for (int e = 0; e < n.size(); ++e)
+          put(e, load<Contiguous, Full>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i, count));
+      } else {
+        node_statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, Full, S>{loop, out, i, count});
+      }
     });
   }
 

@@ -26,17 +26,6 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Element `e` of every operand, as `node_kernel` reads operands.
-template <class Get>
-struct element_reader {
-  const Get& get;
-  int e;
-  template <int Id>
-  CALX_HOST_DEVICE CALX_INLINE decltype(auto) operator()(operand_c<Id> id) const {
-    return get(id, e);
-  }
-};
-
 template <const auto& IR, std::size_t J, class Get, class Put>
 struct pack_element_fn {
   const Get& get;
@@ -172,12 +161,23 @@ CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put)
     results_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
   } else if constexpr (kind == tensor_op::statement) {
     user_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
-  } else if constexpr (kind == tensor_op::none) {
-    if constexpr (size == 1) {
-      put(0, node_kernel<IR, J>(element_reader<Get>{get, 0}));
-    } else {
-      for (int e = 0; e < size; ++e) put(e, node_kernel<IR, J>(element_reader<Get>{get, e}));
+  } else if constexpr (kind == tensor_op::none && n.op().builtin >= 0 && n.arity >= 1 && n.arity <= 3) {
+    // A built-in elementwise op (nearly every node): its kernel called here, on element e
+    // of each operand; no helper function per node, as each costs compile time.
+    using traits = op_traits<builtin_at_t<static_cast<std::size_t>(n.op().builtin)>>;
+    constexpr operand_c<IR.operand(J, 0)> a{};
+    constexpr operand_c<IR.operand(J, n.arity > 1 ? 1 : 0)> b{};
+    constexpr operand_c<IR.operand(J, n.arity > 2 ? 2 : 0)> c{};
+    for (int e = 0; e < size; ++e) {
+      if constexpr (n.arity == 1)
+        put(e, traits::kernel(get(a, e)));
+      else if constexpr (n.arity == 2)
+        put(e, traits::kernel(get(a, e), get(b, e)));
+      else
+        put(e, traits::kernel(get(a, e), get(b, e), get(c, e)));
     }
+  } else if constexpr (kind == tensor_op::none) {
+    for (int e = 0; e < size; ++e) put(e, node_kernel<IR, J>(get, e));
   } else if constexpr (kind == tensor_op::pack) {
     static_for<static_cast<std::size_t>(size)>(pack_element_fn<IR, J, Get, Put>{get, put});
   } else {
