@@ -485,6 +485,10 @@ template <class T, class L>
 CALX_HOST_DEVICE constexpr T unflatten_from(const L*& in) {
   if constexpr (std::is_same_v<L, tracer>) {
     T t{};
+    // Tracers exist only while tracing. Code that may trace is also compiled for numbers
+    // (a tensor carry is traced or not by value), where this never runs; without the
+    // return, g++ warns about that copy's array bounds.
+    if (!std::is_constant_evaluated()) return t;
     for_each_traced_leaf(t, [&]<class X>(X& leaf) {
       if constexpr (traced_whole<X>) {
         if (in->graph != nullptr && in->graph->nodes[in->id].size() == static_cast<int>(tree_node<X>::extent)) {

@@ -555,6 +555,7 @@ struct mlp {
                            (calx::tensor<float, 1, 32>, w2), (calx::tensor<float, 1>, b2));
 };
 
+#if CALX_TEST_PART == 6  // the helpers of part 6 only (unused functions warn elsewhere)
 namespace {
 constexpr auto loss = [](const auto& p, const auto& x, const auto& y) {
   auto h = calx::tanh(calx::matvec(p.w1, x) + p.b1);
@@ -588,6 +589,7 @@ float max_diff(const mlp& a, const mlp& b) {
                                       max_abs_diff(a.b2, b.b2)}));
 }
 }  // namespace
+#endif
 
 #if CALX_TEST_PART == 6
 TEST_CASE("the gradient of a struct of tensors is that struct; per-sample gradients by vmap", "[tensor][tree]") {

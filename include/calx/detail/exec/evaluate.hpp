@@ -103,19 +103,23 @@ struct register_reader {
   }
 };
 
-/// Writes element e of node J.
-template <const auto& IR, std::size_t J, class Regs>
+/// Writes element e of a node whose elements start at register `slot` (of the masks'
+/// registers if `Mask`). Not a template on the node: the slot is a constant where the writer
+/// is made, which inlining propagates, and a writer type per node would be one more function
+/// per node for the compiler to instantiate.
+template <class Regs, bool Mask>
 struct register_writer {
   Regs& r;
+  int slot;
   template <class V>
   CALX_HOST_DEVICE CALX_INLINE void operator()(int e, const V& v) const {
-    if constexpr (IR.nodes[J].kind == value_kind::boolean)
-      r.mask[IR.nodes[J].slot + e] = v;
+    if constexpr (Mask)
+      r.mask[slot + e] = v;
     else
-      r.real[IR.nodes[J].slot + e] = v;
+      r.real[slot + e] = v;
   }
-  /// Where node J's elements go (consecutive), for an op's results kernel.
-  CALX_HOST_DEVICE CALX_INLINE auto* address() const { return &r.real[IR.nodes[J].slot]; }
+  /// Where the node's elements go (consecutive), for an op's results kernel.
+  CALX_HOST_DEVICE CALX_INLINE auto* address() const { return &r.real[slot]; }
 };
 
 /// The order of `IR`'s statements (see `straight_line_order`), which its registers assume.
@@ -144,7 +148,8 @@ struct step_fn {
     } else if constexpr (code == builtin_code::constant) {
       r.real[slot] = T(IR.nodes[J].value);
     } else {
-      node_statement<IR, J>(register_reader<IR, Regs, In>{r, in}, register_writer<IR, J, Regs>{r});
+      node_statement<IR, J>(register_reader<IR, Regs, In>{r, in},
+                            register_writer<Regs, IR.nodes[J].kind == value_kind::boolean>{r, slot});
     }
   }
 };

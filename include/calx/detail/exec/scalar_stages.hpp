@@ -74,20 +74,6 @@ struct scalar_stages {
     }
   };
 
-  /// Writes element e of node J into registers `dst` of its stage.
-  template <std::size_t J, class Regs>
-  struct writer {
-    Regs& dst;
-    template <class V>
-    CALX_HOST_DEVICE CALX_INLINE void operator()(int e, const V& v) const {
-      if constexpr (ir.nodes[J].kind == value_kind::boolean)
-        dst.mask[plan.slot[J] + e] = v;
-      else
-        dst.real[plan.slot[J] + e] = v;
-    }
-    CALX_HOST_DEVICE CALX_INLINE T* address() const { return &dst.real[plan.slot[J]]; }
-  };
-
   /// The registers that stage S writes.
   template <stage S>
   static CALX_INLINE auto& stage_registers(pre_regs& pre, post_regs& post) {
@@ -120,7 +106,7 @@ struct scalar_stages {
         } else if constexpr (plan.reduction[J] >= 0) {
           for (int e = 0; e < n.size(); ++e) dst.real[s + e] = totals[plan.reduction[J] + e];
         } else {
-          node_statement<ir, J>(scalar_reader{pre, post}, writer<J, Regs>{dst});
+          node_statement<ir, J>(scalar_reader{pre, post}, register_writer<Regs, n.kind == value_kind::boolean>{dst, s});
         }
       }
     });
