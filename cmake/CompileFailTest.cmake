@@ -41,21 +41,23 @@ function(calx_add_compile_fail_tests dir)
   # instantiations, not the ~3 s of parsing calx again. The runner compiles a case from its
   # text alone where the header is missing or older than a calx header, or where the case
   # defines a macro before including calx (CALX_DEVICE_ON_HOST).
-  set(pch_header "${CMAKE_CURRENT_BINARY_DIR}/fail_pch/calx.hpp")
-  file(CONFIGURE OUTPUT "${pch_header}" CONTENT "#include <calx/calx.hpp>\n")
+  # g++ only: clang 14 crashes on a unit test with a precompiled header (tests/CMakeLists.txt,
+  # CALX_TEST_PCH), and a crash in a case would read as its failure.
+  set(pch_header "")
+  set(pch_file "")
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(pch_header "${CMAKE_CURRENT_BINARY_DIR}/fail_pch/calx.hpp")
     set(pch_file "${pch_header}.gch")
-  else()
-    set(pch_file "${pch_header}.pch")
+    file(CONFIGURE OUTPUT "${pch_header}" CONTENT "#include <calx/calx.hpp>\n")
+    file(GLOB_RECURSE pch_depends CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/include/calx/*.hpp")
+    add_custom_command(OUTPUT "${pch_file}"
+      COMMAND "${CMAKE_COMMAND}" -DMODE=pch "-DSOURCE=${pch_header}" "-DOUTPUT=${pch_file}"
+              "-DCOMPILER=${CMAKE_CXX_COMPILER}" "-DSTD_FLAG=${std_flag}" "-DINCLUDES=${includes}"
+              -P "${CALX_COMPILE_FAIL_RUNNER}"
+      DEPENDS "${pch_header}" ${pch_depends} "${CALX_COMPILE_FAIL_RUNNER}"
+      COMMENT "Precompiling <calx/calx.hpp> for the compile-fail tests" VERBATIM)
+    add_custom_target(calx_compile_fail_pch ALL DEPENDS "${pch_file}")
   endif()
-  file(GLOB_RECURSE pch_depends CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/include/calx/*.hpp")
-  add_custom_command(OUTPUT "${pch_file}"
-    COMMAND "${CMAKE_COMMAND}" -DMODE=pch "-DSOURCE=${pch_header}" "-DOUTPUT=${pch_file}"
-            "-DCOMPILER=${CMAKE_CXX_COMPILER}" "-DSTD_FLAG=${std_flag}" "-DINCLUDES=${includes}"
-            -P "${CALX_COMPILE_FAIL_RUNNER}"
-    DEPENDS "${pch_header}" ${pch_depends} "${CALX_COMPILE_FAIL_RUNNER}"
-    COMMENT "Precompiling <calx/calx.hpp> for the compile-fail tests" VERBATIM)
-  add_custom_target(calx_compile_fail_pch ALL DEPENDS "${pch_file}")
 
   file(GLOB cases CONFIGURE_DEPENDS "${dir}/*.cpp")
   foreach(source IN LISTS cases)

@@ -38,7 +38,7 @@ if(MODE STREQUAL "pch")
 endif()
 
 set(pch_flags "")
-if(DEFINED PCH AND EXISTS "${PCH_FILE}")
+if(NOT "${PCH}" STREQUAL "" AND EXISTS "${PCH_FILE}")
   set(use_pch TRUE)
   file(STRINGS "${SOURCE}" defines REGEX "^[ \t]*#[ \t]*define ")
   if(defines)
