@@ -10,9 +10,9 @@
 #     compiles: this keeps each case honest, failing for the reason it names.
 # A case or twin that is missing is a configure error. The compiler is CMAKE_CXX_COMPILER
 # in C++20 mode with -fsyntax-only and the include directories of <target> (with those of
-# its dependencies), after the precompiled <calx/calx.hpp> that the build makes
+# its dependencies); with g++, after the precompiled <calx/calx.hpp> that the build makes
 # (calx_compile_fail_pch). They run in parallel like any test (each is one -fsyntax-only
-# compile of a small program: about 1.5 s with the precompiled header, 3 s without).
+# compile of a small program: about 1 s with the precompiled header, 3 s without).
 #
 # The compiler is run directly, not through a build target, so a test neither touches nor
 # depends on the state of the build tree.

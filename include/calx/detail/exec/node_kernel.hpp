@@ -1,8 +1,9 @@
 /// @file detail/exec/node_kernel.hpp
 /// @brief `node_kernel<IR, J>(get, e)`: element e of node J of a constexpr IR, computed from
 /// element e of its operands, which `get(operand_c<Id>, e)` returns. Every backend
-/// (straight-line code, the stages of the batched executor, CUDA kernels) evaluates
-/// elementwise nodes through this one helper (node_statement, detail/exec/tensor_statement.hpp).
+/// (straight-line code, the stages of the batched executor, CUDA kernels) evaluates nodes
+/// through `node_statement` (detail/exec/tensor_statement.hpp), which calls a built-in op of
+/// one to three operands itself and this helper for the other elementwise ops.
 /// A built-in op's kernel is named by its type (`op->builtin`), so it runs on any value type,
 /// device code included; a user op's scalar kernel is a constant function pointer in its
 /// `op_info`, a direct, inlinable call on the host (on SIMD batches, lane by lane). Device
