@@ -72,15 +72,6 @@ constexpr std::vector<int> inputs_like(graph& g, const IR& r) {
   return inputs_like(g, r, 0, IR::input_leaves);
 }
 
-/// Element `e` of a value of shape `s` set to 1, the others 0: the seed of one Jacobian row
-/// or column.
-constexpr int one_hot(graph& g, shape s, int e) {
-  if (s.rank == 0) return g.constant(1.0);
-  std::vector<int> ids(static_cast<std::size_t>(s.size()), -1);
-  ids[static_cast<std::size_t>(e)] = g.constant(1.0);
-  return pack(g, ids.data(), s);
-}
-
 /// The batch pass: `Inner` with the flat inputs in `Batched` given one value per sample.
 /// Elementwise ops need no batching rule: replaying marks every node that depends on a
 /// batched input as batched, and the executor maps it over the batch.
@@ -141,75 +132,6 @@ struct vjp_source {
     const std::vector<int> ct = pull_cotangents(r, g, p, seed, input_mask<Wrt>(r));
     g.outputs_from(r, r.outputs, p);
     for (int k : values_in<Wrt>(r.input_offset, IR::input_leaves)) g.output(ct[k], r.nodes[r.inputs[k]].dims);
-    return g;
-  }
-};
-
-/// Inputs x -> (f(x), J) with J[o][k] = d out_o / d in_k for o in Outs, k in Wrt (row
-/// major), by one forward pass per input (Forward) or one reverse pass per output.
-template <class Inner0, class Wrt, class Outs, bool Forward>
-struct jacobian_source {
-  using Inner = expanded_t<Inner0, Forward ? expand_for::jvp : expand_for::vjp>;
-  static constexpr graph build() {
-    using IR = inner_ir_t<Inner>;
-    const auto& r = materialized<Inner>::value;
-    const std::vector<int> wrt = values_in<Wrt>(r.input_offset, IR::input_leaves);
-    const std::vector<int> outs = values_in<Outs>(r.output_offset, IR::output_leaves);
-    auto elements = [&](const std::vector<int>& values, const auto& list) {
-      std::size_t c = 0;
-      for (int k : values) c += static_cast<std::size_t>(r.nodes[list[k]].size());
-      return c;
-    };
-    const std::size_t nk = elements(wrt, r.inputs), no = elements(outs, r.outputs);
-    graph g;
-    const std::vector<int> p = replay_all(r, g, inputs_like(g, r));
-    std::vector<int> jac(no * nk, -1);
-    // Entry (f, e) of the block of output value `out` (its elements from row o0, so of them)
-    // and input value `i` (from column k0, si of them): the blocks of one output value one
-    // after the other, each row-major, as JAX lays out the jacobian of an array output with
-    // respect to several inputs (one array per input: the output's axes, then the input's;
-    // see `tensor_rebind`). For a scalar output this is row o0 of the matrix.
-    auto at = [&](std::size_t o0, std::size_t so, std::size_t k0, std::size_t si, int f, int e) {
-      return o0 * nk + k0 * so + static_cast<std::size_t>(f) * si + static_cast<std::size_t>(e);
-    };
-    auto size = [&](int node) { return static_cast<std::size_t>(r.nodes[node].size()); };
-    if constexpr (Forward) {
-      std::size_t k0 = 0;  // the first column of an input value
-      for (int i : wrt) {
-        for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e) {
-          std::vector<int> tin(IR::input_leaves, -1);
-          tin[i] = one_hot(g, r.nodes[r.inputs[i]].dims, e);
-          const std::vector<int> t = push_tangents(r, g, p, tin);
-          // Jacobian entries are scalars: an element of a tensor tangent is taken out.
-          std::size_t o0 = 0;
-          for (int out : outs) {
-            for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f)
-              jac[at(o0, size(r.outputs[out]), k0, size(r.inputs[i]), f, e)] = index(g, t[r.outputs[out]], f);
-            o0 += size(r.outputs[out]);
-          }
-        }
-        k0 += size(r.inputs[i]);
-      }
-    } else {
-      const std::vector<char> mask = input_mask<Wrt>(r);
-      std::size_t o0 = 0;  // the first row of an output value
-      for (int out : outs) {
-        for (int f = 0; f < r.nodes[r.outputs[out]].size(); ++f) {
-          std::vector<int> seed(IR::output_leaves, -1);
-          seed[out] = one_hot(g, r.nodes[r.outputs[out]].dims, f);
-          const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask);
-          std::size_t k0 = 0;
-          for (int i : wrt) {
-            for (int e = 0; e < r.nodes[r.inputs[i]].size(); ++e)
-              jac[at(o0, size(r.outputs[out]), k0, size(r.inputs[i]), f, e)] = index(g, ct[i], e);
-            k0 += size(r.inputs[i]);
-          }
-        }
-        o0 += size(r.outputs[out]);
-      }
-    }
-    g.outputs_from(r, r.outputs, p);
-    g.outputs.insert(g.outputs.end(), jac.begin(), jac.end());
     return g;
   }
 };
