@@ -219,12 +219,12 @@ struct jacobian_source {
             const std::vector<int> t = push_tangents(r, g, p, tin);
             for (std::size_t o = 0; o < out_count; ++o) {
               const int y = t[r.outputs[outs[o]]];
-              if (pass_size(Jj) == 1) {
-                at_block(o, Jj) = y < 0 ? -1 : y;  // one column: the tangent is the block
-                continue;
+              if constexpr (pass_size(Jj) == 1) {
+                at_block(o, Jj) = y;  // one column: the tangent is the block
+              } else {
+                for (std::size_t f = 0; f < size(r.outputs[outs[o]]); ++f)
+                  entry(o, Jj, f, static_cast<std::size_t>(e)) = index(g, y, static_cast<int>(f));
               }
-              for (std::size_t f = 0; f < size(r.outputs[outs[o]]); ++f)
-                entry(o, Jj, f, static_cast<std::size_t>(e)) = index(g, y, static_cast<int>(f));
             }
           }
         } else {
@@ -236,12 +236,12 @@ struct jacobian_source {
             const std::vector<int> ct = pull_cotangents(r, g, p, seed, mask);
             for (std::size_t i = 0; i < wrt_count; ++i) {
               const int c = ct[wrt[i]];
-              if (pass_size(Jj) == 1) {
+              if constexpr (pass_size(Jj) == 1) {
                 at_block(Jj, i) = c;  // one row: the cotangent is the block
-                continue;
+              } else {
+                for (std::size_t e = 0; e < size(r.inputs[wrt[i]]); ++e)
+                  entry(Jj, i, static_cast<std::size_t>(f), e) = index(g, c, static_cast<int>(e));
               }
-              for (std::size_t e = 0; e < size(r.inputs[wrt[i]]); ++e)
-                entry(Jj, i, static_cast<std::size_t>(f), e) = index(g, c, static_cast<int>(e));
             }
           }
         }
