@@ -107,6 +107,15 @@ struct basis_step {
 template <class Late, class Picks, class Dims>
 inline constexpr int step_order_v<step_source<basis_step<Late, Picks>, Dims>> = 1;
 
+/// `values_in<Spec>` as a constant array of its `K` values (one entry when there are none).
+template <std::size_t K, class Spec, class Offsets>
+constexpr std::array<int, K == 0 ? 1 : K> values_array(const Offsets& offset, std::size_t n) {
+  std::array<int, K == 0 ? 1 : K> a{};
+  const std::vector<int> v = values_in<Spec>(offset, n);
+  for (std::size_t k = 0; k < v.size(); ++k) a[k] = v[k];
+  return a;
+}
+
 /// Inputs x -> (f(x), J) with J[o][k] = d out_o / d in_k for o in Outs, k in Wrt (row
 /// major), by forward passes over the basis of each input (Forward) or reverse passes over
 /// that of each output.
@@ -117,18 +126,8 @@ struct jacobian_source {
   static constexpr const auto& r = materialized<Inner>::value;
   static constexpr std::size_t wrt_count = values_in<Wrt>(r.input_offset, IR::input_leaves).size();
   static constexpr std::size_t out_count = values_in<Outs>(r.output_offset, IR::output_leaves).size();
-  static constexpr std::array<int, wrt_count == 0 ? 1 : wrt_count> wrt = [] {
-    std::array<int, wrt_count == 0 ? 1 : wrt_count> a{};
-    const std::vector<int> v = values_in<Wrt>(r.input_offset, IR::input_leaves);
-    for (std::size_t k = 0; k < v.size(); ++k) a[k] = v[k];
-    return a;
-  }();
-  static constexpr std::array<int, out_count == 0 ? 1 : out_count> outs = [] {
-    std::array<int, out_count == 0 ? 1 : out_count> a{};
-    const std::vector<int> v = values_in<Outs>(r.output_offset, IR::output_leaves);
-    for (std::size_t k = 0; k < v.size(); ++k) a[k] = v[k];
-    return a;
-  }();
+  static constexpr auto wrt = values_array<wrt_count, Wrt>(r.input_offset, IR::input_leaves);
+  static constexpr auto outs = values_array<out_count, Outs>(r.output_offset, IR::output_leaves);
   /// The values the passes run over: the inputs in Wrt (forward), the outputs in Outs.
   static constexpr std::size_t passes = Forward ? wrt_count : out_count;
   static constexpr int pass_size(std::size_t j) {
@@ -191,7 +190,7 @@ struct jacobian_source {
     const std::vector<int> pin = inputs_like(g, r);
     const std::vector<int> p = replay_all(r, g, pin);
     // block[o][i]: the block of output value outs[o] and input value wrt[i], one node (a
-    // tensor of its entries in row-major order), or -2 where its entries are in `jac`.
+    // tensor of its entries in row-major order), or -2 where its entries are in `entries`.
     std::vector<int> block(out_count * wrt_count, -2);
     auto at_block = [&](std::size_t o, std::size_t i) -> int& { return block[o * wrt_count + i]; };
     auto size = [&](int node) { return static_cast<std::size_t>(r.nodes[node].size()); };
