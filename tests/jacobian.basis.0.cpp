@@ -1,5 +1,5 @@
 /// @file tests/jacobian.basis.0.cpp
-/// @brief Jacobians over tensors of more than `unrolled_basis_max` (16) elements: one loop
+/// @brief Jacobians over tensors of more than `unrolled_basis_max` (8) elements: one loop
 /// over the basis per input (jacfwd) or output (jacrev) value, not a pass per element
 /// (detail/passes/jacobian.hpp). The numbers are those of jvp and vjp along each basis
 /// vector and of the closed forms, the blocks lie as JAX lays them out, vmap runs the loop

@@ -1,5 +1,5 @@
 /// @file tests/jacobian.basis.2.cpp
-/// @brief Jacobians over tensors of more than `unrolled_basis_max` (16) elements: one loop
+/// @brief Jacobians over tensors of more than `unrolled_basis_max` (8) elements: one loop
 /// over the basis per input (jacfwd) or output (jacrev) value, not a pass per element
 /// (detail/passes/jacobian.hpp). The numbers are those of jvp and vjp along each basis
 /// vector and of the closed forms, the blocks lie as JAX lays them out, vmap runs the loop
@@ -31,8 +31,10 @@ TEST_CASE("a Jacobian's IR does not grow with the elements", "[transform][jacfwd
   // One loop each: printed `scan`, its body the pass along one basis vector.
   STATIC_REQUIRE(calx_test::count_named(calx::trace(fwd, vec<20>{}).ir, "scan") == 1);
   STATIC_REQUIRE(calx_test::count_named(calx::trace(rev, vec<20>{}).ir, "scan") == 1);
-  // At 16 elements the passes are written out: no loop.
-  STATIC_REQUIRE(calx_test::count_named(calx::trace(fwd, vec<16>{}).ir, "scan") == 0);
+  // Up to `unrolled_basis_max` (8) elements the passes are written out: no loop; one more
+  // element, one loop.
+  STATIC_REQUIRE(calx_test::count_named(calx::trace(fwd, vec<8>{}).ir, "scan") == 0);
+  STATIC_REQUIRE(calx_test::count_named(calx::trace(fwd, vec<9>{}).ir, "scan") == 1);
 }
 
 }  // namespace

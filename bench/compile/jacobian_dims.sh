@@ -5,7 +5,7 @@
 # matvec and takes tanh: y (N/2) depends on every element of x. Each Jacobian is compiled
 # alone to an object file with g++-12 (the benchmarks' flags and the constant-evaluation
 # limit calx::calx sets), once per size, and the IR nodes of its program are counted.
-# Up to 16 elements the passes are written out, past it they are one loop over the basis
+# Up to 8 elements the passes are written out, past it they are one loop over the basis
 # (detail/passes/jacobian.hpp).
 #
 #   bash bench/compile/jacobian_dims.sh               # sizes 4 26 256 1024

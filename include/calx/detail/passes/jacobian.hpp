@@ -32,8 +32,10 @@ namespace detail {
 
 /// The most elements a value may have for the passes over it to be written out; past it
 /// they are one loop. Written out, a small Jacobian is straight-line code the compiler
-/// folds (its basis vectors are constants); the loop costs a step program and its kernel.
-inline constexpr int unrolled_basis_max = 16;
+/// folds (its basis vectors are constants: up to 2x faster at run time); the loop costs a
+/// step program and its kernel, and compiles faster from about 8 elements on (measured:
+/// docs/performance.md section 6, "Where the loop starts").
+inline constexpr int unrolled_basis_max = 8;
 
 /// Element `e` of a value of shape `s` set to 1, the others 0: the seed of one Jacobian row
 /// or column, written out.
