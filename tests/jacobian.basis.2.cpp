@@ -1,7 +1,7 @@
 /// @file tests/jacobian.basis.2.cpp
 /// @brief Jacobians over tensors of more than `unrolled_basis_max` (8) elements: one loop
 /// over the basis per input (jacfwd) or output (jacrev) value, not a pass per element
-/// (detail/passes/jacobian.hpp). The numbers are those of jvp and vjp along each basis
+/// (detail/call/jacobian.hpp). The numbers are those of jvp and vjp along each basis
 /// vector and of the closed forms, the blocks lie as JAX lays them out, vmap runs the loop
 /// per SIMD group, and the IR is the same size whatever the number of elements.
 /// Part 2: the IR's size (part 0: first-order Jacobians; part 1: Hessians, a third

@@ -6,7 +6,7 @@
 # alone to an object file with g++-12 (the benchmarks' flags and the constant-evaluation
 # limit calx::calx sets), once per size, and the IR nodes of its program are counted.
 # Up to 8 elements the passes are written out, past it they are one loop over the basis
-# (detail/passes/jacobian.hpp).
+# (detail/call/jacobian.hpp).
 #
 #   bash bench/compile/jacobian_dims.sh               # sizes 4 26 256 1024
 #   SIZES="4 64" bash bench/compile/jacobian_dims.sh

@@ -7,7 +7,6 @@
 #include <calx/argnums.hpp>
 #include <calx/axes.hpp>
 #include <calx/batched.hpp>
-#include <calx/branch_op.hpp>
 #include <calx/checkpoint.hpp>
 #include <calx/cond.hpp>
 #include <calx/config.hpp>
@@ -22,7 +21,6 @@
 #include <calx/jacrev.hpp>
 #include <calx/jvp.hpp>
 #include <calx/linearize.hpp>
-#include <calx/loop_op.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>

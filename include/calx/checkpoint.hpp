@@ -5,14 +5,14 @@
 /// stored: `calx::policy::nothing_saveable` (the default) or
 /// `calx::policy::everything_saveable` (`f` as it is).
 ///
-/// On traced values a checkpoint is one IR node (calx/branch_op.hpp, one branch) whose body
-/// is `f`'s program, printed nested. Its derivatives are checkpoints again, of `f`'s jvp
-/// and of `f`'s vjp: the reverse rule's node runs `f` forward and backward together, from
-/// the arguments, which is the recomputation.
+/// On traced values a checkpoint is one IR node (calx/detail/call/branch_op.hpp, one
+/// branch) whose body is `f`'s program, printed nested. Its derivatives are checkpoints
+/// again, of `f`'s jvp and of `f`'s vjp: the reverse rule's node runs `f` forward and
+/// backward together, from the arguments, which is the recomputation.
 #ifndef CALX_CHECKPOINT_HPP
 #define CALX_CHECKPOINT_HPP
 
-#include <calx/branch_op.hpp>
+#include <calx/detail/call/branch_op.hpp>
 #include <calx/config.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>

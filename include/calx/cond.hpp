@@ -1,14 +1,14 @@
 /// @file cond.hpp
 /// @brief `calx::cond(pred, true_fn, false_fn, operands...)`: JAX's `lax.cond`. On a traced
-/// predicate it is one IR node (calx/branch_op.hpp) whose branches are sub-programs (each
-/// function traced once), its operands and results any structures of scalars and tensors:
-/// on numbers only the branch taken runs; under vmap with a per-sample predicate, lanes
-/// that disagree run both and select; its derivatives are conds of the branches' jvps and
-/// vjps, so no derivative of the branch not taken reaches the result.
+/// predicate it is one IR node (calx/detail/call/branch_op.hpp) whose branches are
+/// sub-programs (each function traced once), its operands and results any structures of
+/// scalars and tensors: on numbers only the branch taken runs; under vmap with a per-sample
+/// predicate, lanes that disagree run both and select; its derivatives are conds of the
+/// branches' jvps and vjps, so no derivative of the branch not taken reaches the result.
 #ifndef CALX_COND_HPP
 #define CALX_COND_HPP
 
-#include <calx/branch_op.hpp>
+#include <calx/detail/call/branch_op.hpp>
 #include <calx/config.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>

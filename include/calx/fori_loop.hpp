@@ -1,11 +1,12 @@
 /// @file fori_loop.hpp
 /// @brief `calx::fori_loop(lower, upper, body, init)`: JAX's `lax.fori_loop`. On traced
-/// values it is one IR node (calx/loop_op.hpp) whose body is a sub-program traced once, run
-/// as a real loop: the IR and the generated code grow with the body, not with the trip
-/// count. Under vmap the loop runs across SIMD lanes, lanes with different trip counts each
-/// keeping their own carry. Forward mode is a loop of the body's jvp; reverse mode a loop
-/// that stores the carries of every step on the heap and runs the body's vjp backwards,
-/// the trip count known at compile time or only at run time (which JAX refuses).
+/// values it is one IR node (calx/detail/call/loop_op.hpp) whose body is a sub-program
+/// traced once, run as a real loop: the IR and the generated code grow with the body, not
+/// with the trip count. Under vmap the loop runs across SIMD lanes, lanes with different
+/// trip counts each keeping their own carry. Forward mode is a loop of the body's jvp;
+/// reverse mode a loop that stores the carries of every step on the heap and runs the
+/// body's vjp backwards, the trip count known at compile time or only at run time (which
+/// JAX refuses).
 #ifndef CALX_FORI_LOOP_HPP
 #define CALX_FORI_LOOP_HPP
 
@@ -13,7 +14,7 @@
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
-#include <calx/loop_op.hpp>
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 

@@ -1,11 +1,11 @@
 /// @file scan.hpp
 /// @brief `calx::scan(f, init, xs)`: JAX's `lax.scan`. `f(carry, x)` returns
 /// `std::pair{carry, y}`; `scan` returns `std::pair{carry, ys}`, `ys` stacking the per-step
-/// outputs along a new leading axis (a `calx::tensor` per output leaf), `x` running over the
-/// leading axis of `xs` (a tensor, or a structure of tensors of one length). On traced values
-/// it is one IR node (calx/loop_op.hpp) whose body is traced once: the IR, the compile time
-/// and the generated code do not grow with the number of steps. Reverse mode stores the
-/// carries of every step and runs the body's vjp backwards.
+/// outputs along a new leading axis (a `calx::tensor` per output leaf), `x` running over
+/// the leading axis of `xs` (a tensor, or a structure of tensors of one length). On traced
+/// values it is one IR node (calx/detail/call/loop_op.hpp) whose body is traced once: the
+/// IR, the compile time and the generated code do not grow with the number of steps.
+/// Reverse mode stores the carries of every step and runs the body's vjp backwards.
 #ifndef CALX_SCAN_HPP
 #define CALX_SCAN_HPP
 
@@ -16,7 +16,7 @@
 #include <calx/detail/invalid_program.hpp>
 #include <calx/detail/ops/tensor_ops.hpp>
 #include <calx/fori_loop.hpp>
-#include <calx/loop_op.hpp>
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/tensor_type.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>

@@ -1,6 +1,6 @@
 /// @file tests/_include/jacobian_basis_cases.hpp
 /// @brief The functions and inputs of tests/jacobian.basis.*.cpp: Jacobians over tensors
-/// of more than 8 elements, which loop over the basis (detail/passes/jacobian.hpp).
+/// of more than 8 elements, which loop over the basis (detail/call/jacobian.hpp).
 #ifndef CALX_TESTS_JACOBIAN_BASIS_CASES_HPP
 #define CALX_TESTS_JACOBIAN_BASIS_CASES_HPP
 

@@ -10,7 +10,7 @@
 
 #include <calx/detail/call/batched_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
-#include <calx/detail/passes/jacobian.hpp>
+#include <calx/detail/call/jacobian.hpp>
 #include <calx/detail/returned.hpp>
 
 #include <array>

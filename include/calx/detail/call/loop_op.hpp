@@ -1,4 +1,4 @@
-/// @file loop_op.hpp
+/// @file detail/call/loop_op.hpp
 /// @brief The op behind calx's loops (`fori_loop`, `scan`; `while_loop` shares its steps): one
 /// IR node whose body is a sub-program traced once, run as a real loop, so the IR and the
 /// generated code grow with the body, not with the trip count (nor with the size of a
@@ -8,8 +8,10 @@
 /// L). Forward mode is the loop of the body's jvp; reverse mode a loop that stores every
 /// step's carries and runs the body's vjp backwards (the bounds traced or not: the storage
 /// is sized when the loop runs). Carries, inputs and outputs are scalars or tensors.
-#ifndef CALX_LOOP_OP_HPP
-#define CALX_LOOP_OP_HPP
+#ifndef CALX_DETAIL_CALL_LOOP_OP_HPP
+#define CALX_DETAIL_CALL_LOOP_OP_HPP
+
+#include <calx/detail/internal_header_check.hpp>
 
 #include <calx/config.hpp>
 #include <calx/detail/call/late_call.hpp>
@@ -525,4 +527,4 @@ struct op_traits<detail::loop_vjp_op<S, N, X, Y, L, FromKept>> : detail::loop_vj
 
 CALX_END_NAMESPACE
 
-#endif  // CALX_LOOP_OP_HPP
+#endif  // CALX_DETAIL_CALL_LOOP_OP_HPP

@@ -1,15 +1,15 @@
-/// @file detail/passes/jacobian.hpp
+/// @file detail/call/jacobian.hpp
 /// @brief `jacobian_source`: the program of `jacfwd` and `jacrev`, x -> (f(x), J). Each block
 /// of J (one output value against one input value) is made by a forward pass per input
 /// element (jacfwd) or a reverse pass per output element (jacrev), each seeded with one
 /// basis vector. Passes over a value of at most `unrolled_basis_max` elements are written
-/// out, one after the other; over a larger one they are one loop op (calx/loop_op.hpp) whose
+/// out, one after the other; over a larger one they are one loop op (calx/detail/call/loop_op.hpp) whose
 /// step is the pass's late part (from the residuals, computed once before the loop, and
 /// the seed) seeded with basis vector s at step s, its results stacked: the IR, the
 /// compile time and the compiler's memory grow with the program, not with the elements (as
 /// JAX's jacfwd is one vmapped jvp over the basis).
-#ifndef CALX_DETAIL_PASSES_JACOBIAN_HPP
-#define CALX_DETAIL_PASSES_JACOBIAN_HPP
+#ifndef CALX_DETAIL_CALL_JACOBIAN_HPP
+#define CALX_DETAIL_CALL_JACOBIAN_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
@@ -20,7 +20,7 @@
 #include <calx/detail/passes/expand.hpp>
 #include <calx/detail/passes/replay.hpp>
 #include <calx/detail/passes/sources.hpp>
-#include <calx/loop_op.hpp>
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>
@@ -273,4 +273,4 @@ struct jacobian_source {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_PASSES_JACOBIAN_HPP
+#endif // CALX_DETAIL_CALL_JACOBIAN_HPP

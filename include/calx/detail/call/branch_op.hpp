@@ -1,4 +1,4 @@
-/// @file branch_op.hpp
+/// @file detail/call/branch_op.hpp
 /// @brief The op behind `calx::checkpoint` and `calx::cond`: one IR node that runs one of
 /// its sub-programs (its branches, functions traced once) on its operands, structures of
 /// traced scalars and tensors. One branch is a checkpoint; two are a cond, its first
@@ -8,8 +8,10 @@
 /// Its derivatives are branch ops again, of the branches' jvps and vjps, so reverse mode
 /// reads the operands only (a checkpoint recomputes; a cond differentiates the branch
 /// taken only).
-#ifndef CALX_BRANCH_OP_HPP
-#define CALX_BRANCH_OP_HPP
+#ifndef CALX_DETAIL_CALL_BRANCH_OP_HPP
+#define CALX_DETAIL_CALL_BRANCH_OP_HPP
+
+#include <calx/detail/internal_header_check.hpp>
 
 #include <calx/config.hpp>
 #include <calx/detail/call/late_call.hpp>
@@ -20,7 +22,7 @@
 #include <calx/detail/passes/replay.hpp>
 #include <calx/detail/passes/sources.hpp>
 #include <calx/detail/type_list.hpp>
-#include <calx/loop_op.hpp>
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/to_string.hpp>
@@ -238,4 +240,4 @@ struct op_traits<detail::branch_op<detail::type_list<S...>>> : detail::branch_ru
 
 CALX_END_NAMESPACE
 
-#endif  // CALX_BRANCH_OP_HPP
+#endif  // CALX_DETAIL_CALL_BRANCH_OP_HPP
