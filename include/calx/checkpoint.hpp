@@ -12,8 +12,8 @@
 #ifndef CALX_CHECKPOINT_HPP
 #define CALX_CHECKPOINT_HPP
 
-#include <calx/detail/call/branch_op.hpp>
 #include <calx/config.hpp>
+#include <calx/detail/call/branch_op.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>

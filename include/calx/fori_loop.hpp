@@ -11,10 +11,10 @@
 #define CALX_FORI_LOOP_HPP
 
 #include <calx/config.hpp>
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
-#include <calx/detail/call/loop_op.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 

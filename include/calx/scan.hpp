@@ -11,12 +11,12 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/call/custom_rule.hpp>
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
 #include <calx/detail/ops/tensor_ops.hpp>
 #include <calx/fori_loop.hpp>
-#include <calx/detail/call/loop_op.hpp>
 #include <calx/tensor_type.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>

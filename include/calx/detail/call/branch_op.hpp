@@ -15,6 +15,7 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/call/late_call.hpp>
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/exec/evaluate.hpp>
 #include <calx/detail/passes/autodiff.hpp>
@@ -22,7 +23,6 @@
 #include <calx/detail/passes/replay.hpp>
 #include <calx/detail/passes/sources.hpp>
 #include <calx/detail/type_list.hpp>
-#include <calx/detail/call/loop_op.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/to_string.hpp>

@@ -13,6 +13,7 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/call/loop_op.hpp>
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/ir.hpp>
 #include <calx/detail/ops/tensor_ops.hpp>
@@ -20,7 +21,6 @@
 #include <calx/detail/passes/expand.hpp>
 #include <calx/detail/passes/replay.hpp>
 #include <calx/detail/passes/sources.hpp>
-#include <calx/detail/call/loop_op.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>
