@@ -3,8 +3,8 @@
 /// of J (one output value against one input value) is made by a forward pass per input
 /// element (jacfwd) or a reverse pass per output element (jacrev), each seeded with one
 /// basis vector. Passes over a value of at most `unrolled_basis_max` elements are written
-/// out, one after the other; over a larger one they are one loop op (calx/detail/call/loop_op.hpp) whose
-/// step is the pass's late part (from the residuals, computed once before the loop, and
+/// out, one after the other; over a larger one they are one loop op (detail/call/loop_op.hpp)
+/// whose step is the pass's late part (from the residuals, computed once before the loop, and
 /// the seed) seeded with basis vector s at step s, its results stacked: the IR, the
 /// compile time and the compiler's memory grow with the program, not with the elements (as
 /// JAX's jacfwd is one vmapped jvp over the basis).
@@ -33,8 +33,8 @@ namespace detail {
 /// The most elements a value may have for the passes over it to be written out; past it
 /// they are one loop. Written out, a small Jacobian is straight-line code the compiler
 /// folds (its basis vectors are constants: up to 2x faster at run time); the loop costs a
-/// step program and its kernel, and compiles faster from about 8 elements on (measured:
-/// docs/performance.md section 6, "Where the loop starts").
+/// step program and its kernel, compiles as fast at about 10 elements and faster above
+/// (measured: docs/performance.md section 6, "Where the loop starts").
 inline constexpr int unrolled_basis_max = 8;
 
 /// Element `e` of a value of shape `s` set to 1, the others 0: the seed of one Jacobian row

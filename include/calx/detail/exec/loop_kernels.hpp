@@ -1,5 +1,6 @@
 /// @file detail/exec/loop_kernels.hpp
-/// @brief The loops codegen emits for calx's loop ops (calx/detail/call/loop_op.hpp, calx/while_loop.hpp).
+/// @brief The loops codegen emits for calx's loop ops (detail/call/loop_op.hpp,
+/// calx/while_loop.hpp).
 /// A step program (the loop index, N carries and X per-step inputs in; N carries and Y
 /// per-step outputs out) runs `last - first` times, as a real loop around the step's
 /// straight-line code, on numbers or on SIMD batches (one sample per lane). Lanes whose trip

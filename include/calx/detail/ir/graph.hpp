@@ -283,7 +283,7 @@ constexpr int emit_op(graph& g, op_ref ref, int* in) {
   n.arity = op.arity;
   n.dims = op.broadcasts ? common : op.result_shape(0);
   // Several results make a tuple node; so does one computed by a results kernel (a loop),
-  // whose node a reverse rule may extend with more results (see calx/detail/call/loop_op.hpp).
+  // whose node a reverse rule may extend with more results (see detail/call/loop_op.hpp).
   const bool tuple = op.outputs > 1 || op.has_results_kernel();
   n.kind = tuple ? value_kind::tuple : op.result;
   if (tuple) {
