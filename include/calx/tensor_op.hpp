@@ -16,7 +16,7 @@
 #define CALX_TENSOR_OP_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/ops/describe_tensor_op.hpp>
+#include <calx/detail/tensor/describe_tensor_op.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/tensor_type.hpp>

@@ -4,120 +4,13 @@
 #define CALX_TO_STRING_HPP
 
 #include <calx/config.hpp>
-#include <calx/detail/ir/graph.hpp>
-#include <calx/detail/ir/ir.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/passes/ir_text.hpp>
 #include <calx/program.hpp>
 
-#include <array>
-#include <charconv>
 #include <string>
 #include <type_traits>
 
 CALX_BEGIN_NAMESPACE
-namespace detail {
-
-/// jaxpr-style names: a, b, ..., z, ba, bb, ...
-inline std::string value_name(int k) {
-  std::string s;
-  do {
-    s.insert(s.begin(), static_cast<char>('a' + k % 26));
-    k /= 26;
-  } while (k > 0);
-  return s;
-}
-
-template <class T>
-std::string number_text(T v) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  std::string s(buf, res.ptr);
-  if (s.find_first_of(".einn") == std::string::npos) s += ".0";
-  return s;
-}
-
-/// A tensor op's attribute, as jaxprs print parameters: `reduce_sum[axis=1]`.
-inline std::string tensor_attribute_text(const node& n) {
-  const auto v = static_cast<long long>(n.value);
-  switch (n.op().tensor) {
-    case tensor_op::reduce_sum:
-    case tensor_op::reduce_max:
-    case tensor_op::reduce_min:
-      return v < 0 ? "" : "[axis=" + std::to_string(v) + "]";
-    case tensor_op::tensordot:  // detail::contraction: 0 outer, 1 a.b, 2 a^T.b, 3 a.b^T
-      return v == 2 ? "[contract=1 transpose_a]" : v == 3 ? "[contract=1 transpose_b]" : "[contract=" + std::to_string(v) + "]";
-    case tensor_op::index:
-      return "[" + std::to_string(v) + "]";
-    case tensor_op::slice:
-    case tensor_op::pad: {
-      const slice_attr a = slice_attr::decode(n.value);
-      return "[axis=" + std::to_string(a.axis) + ", " + std::to_string(a.begin) + ":" + std::to_string(a.end) + "]";
-    }
-    default:
-      return "";
-  }
-}
-
-template <class IR>
-std::string ir_text(const IR& r, const char* real_type, bool single) {
-  std::string names[IR::size == 0 ? 1 : IR::size];
-  int next = 0;
-  auto ref = [&](int id) {
-    const node& n = r.nodes[id];
-    if (n.is_constant())
-      // Constants are printed as the program's precision will see them.
-      return n.kind == value_kind::boolean ? std::string(n.value != 0 ? "True" : "False")
-             : single                       ? number_text(static_cast<float>(n.value))
-                                            : number_text(n.value);
-    return names[id];
-  };
-  // A value's type: its precision, then its shape, the batch first (`f32[B,32,16]`).
-  auto typed = [&](int id) {
-    const node& n = r.nodes[id];
-    const value_kind k = n.kind;
-    std::string dims = n.batched ? "B" : "";
-    for (int a = 0; a < n.dims.rank; ++a) dims += (dims.empty() ? "" : ",") + std::to_string(n.dims.extent[a]);
-    return names[id] + ":" + (k == value_kind::boolean ? "bool" : k == value_kind::tuple ? "tuple" : real_type) +
-           (dims.empty() ? "" : "[" + dims + "]");
-  };
-  std::string s = "{ lambda ";
-  bool first = true;
-  for (std::size_t i = 0; i < IR::input_leaves; ++i) {
-    names[r.inputs[i]] = value_name(next++);
-    s += (first ? "" : " ") + typed(r.inputs[i]);
-    first = false;
-  }
-  s += IR::input_leaves ? " . let\n" : ". let\n";
-  for (std::size_t j = 0; j < IR::size; ++j) {
-    const node& n = r.nodes[j];
-    if (n.is_input() || n.is_constant()) continue;
-    names[j] = value_name(next++);
-    s += "    " + typed(static_cast<int>(j)) + " = " + n.op().name;
-    if (n.is_get()) s += "[" + std::to_string(n.index()) + "]";
-    s += tensor_attribute_text(n);
-    if (n.op().parameters != nullptr) s += n.op().parameters(single);
-    for (int i = 0; i < n.arity; ++i) s += " " + ref(r.operand(j, i));
-    s += "\n";
-  }
-  s += "  in (";
-  for (std::size_t o = 0; o < IR::output_leaves; ++o) s += (o ? ", " : "") + ref(r.outputs[o]);
-  return s + ") }";
-}
-
-/// What `to_string` prints after a control-flow op's name (`op_info::parameters`): its
-/// sub-programs, each named and nested one level in.
-template <class... Sources>
-std::string nested_programs_text(const std::array<const char*, sizeof...(Sources)>& names, bool single) {
-  const std::string text[] = {ir_text(ir_v<Sources>, single ? "f32" : "f64", single)...};
-  std::string out = "[";
-  for (std::size_t k = 0; k < sizeof...(Sources); ++k) {
-    out += std::string("\n      ") + names[k] + "=";
-    for (char c : text[k]) out += c == '\n' ? std::string("\n      ") : std::string(1, c);
-  }
-  return out + "\n    ]";
-}
-
-}  // namespace detail
 
 /// The IR of `p` as text, one node a line, like `jax.make_jaxpr`:
 /// `{ lambda a:f64 . let  b:f64 = sin a  in (b) }`. Values with one entry per sample of a
@@ -129,4 +22,4 @@ std::string to_string(const program<Source, Leaf, Args...>& p) {
 
 CALX_END_NAMESPACE
 
-#endif // CALX_TO_STRING_HPP
+#endif  // CALX_TO_STRING_HPP

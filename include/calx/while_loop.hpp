@@ -11,6 +11,7 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/diagnostics.hpp>
+#include <calx/detail/passes/ir_text.hpp>
 #include <calx/fori_loop.hpp>
 #include <calx/math.hpp>
 #include <calx/tensor_type.hpp>

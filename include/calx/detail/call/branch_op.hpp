@@ -20,12 +20,12 @@
 #include <calx/detail/exec/evaluate.hpp>
 #include <calx/detail/passes/autodiff.hpp>
 #include <calx/detail/passes/expand.hpp>
+#include <calx/detail/passes/ir_text.hpp>
 #include <calx/detail/passes/replay.hpp>
 #include <calx/detail/passes/sources.hpp>
 #include <calx/detail/type_list.hpp>
 #include <calx/math.hpp>
 #include <calx/op_traits.hpp>
-#include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 

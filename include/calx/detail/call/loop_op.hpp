@@ -22,10 +22,10 @@
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/passes/autodiff.hpp>
 #include <calx/detail/passes/expand.hpp>
+#include <calx/detail/passes/ir_text.hpp>
 #include <calx/detail/passes/replay.hpp>
 #include <calx/detail/passes/sources.hpp>
 #include <calx/op_traits.hpp>
-#include <calx/to_string.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
 

@@ -1,11 +1,11 @@
-/// @file detail/ops/describe_tensor_op.hpp
+/// @file detail/tensor/describe_tensor_op.hpp
 /// @brief From a user's tensor op to its `op_info`: `describe_tensor_op<Op, A...>` describes
 /// `Op` on operands of tensor types `A...`, so that its rules, written on traced tensors, know
 /// their operands' shapes as types. Its kernel on tensors of numbers becomes a statement over
 /// whole values (`statement_f64`), its rules thunks over node ids, as describe.hpp does for
 /// scalar ops. calx/tensor_op.hpp is the public side; docs/extending.md shows one.
-#ifndef CALX_DETAIL_OPS_DESCRIBE_TENSOR_OP_HPP
-#define CALX_DETAIL_OPS_DESCRIBE_TENSOR_OP_HPP
+#ifndef CALX_DETAIL_TENSOR_DESCRIBE_TENSOR_OP_HPP
+#define CALX_DETAIL_TENSOR_DESCRIBE_TENSOR_OP_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
@@ -13,8 +13,8 @@
 #include <calx/detail/ir/op_info.hpp>
 #include <calx/detail/ops/describe.hpp>
 #include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/tracing.hpp>
 #include <calx/op_traits.hpp>
-#include <calx/tensor_type.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -147,4 +147,4 @@ constexpr op_info describe_tensor_op() {
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif  // CALX_DETAIL_OPS_DESCRIBE_TENSOR_OP_HPP
+#endif  // CALX_DETAIL_TENSOR_DESCRIBE_TENSOR_OP_HPP
