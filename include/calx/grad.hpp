@@ -17,7 +17,7 @@ CALX_BEGIN_NAMESPACE
 /// Example: `calx::grad([](auto x) { return x * calx::sin(x); })(1.0)` is sin(1) + cos(1).
 ///
 /// A function with several outputs is refused at compile time (use jacrev or vjp).
-inline constexpr detail::derivative_fn<detail::derivative_kind::grad> grad{};
+inline constexpr detail::derivative_fn<detail::grad_kind> grad{};
 
 CALX_END_NAMESPACE
 

@@ -18,8 +18,8 @@ CALX_BEGIN_NAMESPACE
 struct hessian_fn {
   template <class F, class... Opts>
   constexpr auto operator()(const F& f, const Opts&... opts) const {
-    using inner = decltype(detail::derivative_fn<detail::derivative_kind::jacrev>{}(f, opts...));
-    return detail::derivative_fn<detail::derivative_kind::jacfwd>{}(detail::make_stateless<inner>(), opts...);
+    using inner = decltype(detail::derivative_fn<detail::jacrev_kind>{}(f, opts...));
+    return detail::derivative_fn<detail::jacfwd_kind>{}(detail::make_stateless<inner>(), opts...);
   }
 };
 inline constexpr hessian_fn hessian{};

@@ -12,7 +12,7 @@ CALX_BEGIN_NAMESPACE
 /// For scalar arguments and outputs the result is shaped like grad's; in general each leaf
 /// of the output becomes the structure grad would return (output ⊗ inputs, row major).
 /// With `calx::has_aux`: `std::pair{jacobian, aux}`.
-inline constexpr detail::derivative_fn<detail::derivative_kind::jacfwd> jacfwd{};
+inline constexpr detail::derivative_fn<detail::jacfwd_kind> jacfwd{};
 
 CALX_END_NAMESPACE
 

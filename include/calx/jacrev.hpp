@@ -10,7 +10,7 @@
 CALX_BEGIN_NAMESPACE
 
 /// Same result and layout as `calx::jacfwd`; cheaper when outputs are fewer than inputs.
-inline constexpr detail::derivative_fn<detail::derivative_kind::jacrev> jacrev{};
+inline constexpr detail::derivative_fn<detail::jacrev_kind> jacrev{};
 
 CALX_END_NAMESPACE
 

@@ -11,7 +11,7 @@ CALX_BEGIN_NAMESPACE
 
 /// `calx::value_and_grad(f, calx::argnums<0, 1>)(x, y)` is `std::pair{f(x, y), std::tuple{df/dx,
 /// df/dy}}`; with `calx::has_aux`, `std::pair{std::pair{value, aux}, grad}` (JAX's order).
-inline constexpr detail::derivative_fn<detail::derivative_kind::value_and_grad> value_and_grad{};
+inline constexpr detail::derivative_fn<detail::value_and_grad_kind> value_and_grad{};
 
 CALX_END_NAMESPACE
 

@@ -22,47 +22,71 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-enum class derivative_kind { grad, value_and_grad, jacfwd, jacrev };
-
-// One static_assert per API so each message names the function the user called.
-#define CALX_ASSERT_API(kind, cond, MSG)                                                  \
-  static_assert((kind) != derivative_kind::grad || (cond), MSG("grad"));                  \
-  static_assert((kind) != derivative_kind::value_and_grad || (cond), MSG("value_and_grad")); \
-  static_assert((kind) != derivative_kind::jacfwd || (cond), MSG("jacfwd"));              \
-  static_assert((kind) != derivative_kind::jacrev || (cond), MSG("jacrev"))
-
-template <derivative_kind Kind, class Info, bool AuxOk, bool Scalar, bool PicksIntegers, bool Fits = true>
-constexpr bool diagnose_derivative() {
-  if constexpr (Kind == derivative_kind::grad) {
-    CALX_CHECK_ARGNUMS("grad", Info);
-  } else if constexpr (Kind == derivative_kind::value_and_grad) {
-    CALX_CHECK_ARGNUMS("value_and_grad", Info);
-  } else if constexpr (Kind == derivative_kind::jacfwd) {
-    CALX_CHECK_ARGNUMS("jacfwd", Info);
-  } else {
-    CALX_CHECK_ARGNUMS("jacrev", Info);
+// The four transforms are one core, `derivative_transform`, over a small kind type each:
+// what it computes (reverse or forward passes; a Jacobian or a gradient; with the value or
+// not) and the checks that name it in their messages. (A static_assert's message must be
+// a literal, so each kind spells its name through CALX_DERIVATIVE_CHECKS.)
+#define CALX_DERIVATIVE_CHECKS(api)                                                             \
+  static constexpr const char* name = "calx::" api;                                             \
+  /* The function and the options, when the transform is made. */                              \
+  template <bool Stateless, bool ValidOptions>                                                  \
+  static constexpr void check_function() {                                                      \
+    static_assert(Stateless, CALX_MSG_CAPTURES_IN(api));                                        \
+    static_assert(!Stateless || ValidOptions, CALX_MSG_BAD_OPTION(api));                        \
+  }                                                                                             \
+  /* The call: argnums, aux, a scalar result (gradients), at most 4 axes (Jacobians). */        \
+  template <class Info, bool AuxOk, bool Scalar, bool PicksIntegers, bool Fits = true>          \
+  static constexpr bool check_call() {                                                          \
+    CALX_CHECK_ARGNUMS(api, Info);                                                              \
+    if constexpr (Info::ok) {                                                                   \
+      static_assert(!PicksIntegers, CALX_MSG_ARGNUMS_INTEGER(api));                             \
+      if constexpr (PicksIntegers) return false;                                                \
+      static_assert(AuxOk, CALX_MSG_AUX_PAIR(api));                                             \
+      constexpr bool scalar_ok = Scalar || jacobian;                                            \
+      if constexpr (AuxOk) static_assert(scalar_ok, CALX_MSG_NOT_SCALAR(api));                  \
+      if constexpr (AuxOk && scalar_ok) static_assert(Fits, CALX_MSG_JACOBIAN_RANK(api));       \
+      return AuxOk && scalar_ok && Fits;                                                        \
+    }                                                                                           \
+    return false;                                                                               \
+  }                                                                                             \
+  /* Runtime batches among the arguments: a gradient (not a Jacobian) of a scalar result. */   \
+  template <bool Gradient>                                                                      \
+  static constexpr void check_batch() {                                                         \
+    static_assert(Gradient, CALX_MSG_BATCH_JACOBIAN(api));                                      \
+  }                                                                                             \
+  template <bool Scalar>                                                                        \
+  static constexpr void check_batch_result() {                                                  \
+    static_assert(Scalar, CALX_MSG_PER_SAMPLE_OUTPUT(api));                                     \
   }
-  if constexpr (Info::ok) {
-    CALX_ASSERT_API(Kind, !PicksIntegers, CALX_MSG_ARGNUMS_INTEGER);
-    if constexpr (PicksIntegers) return false;
-    CALX_ASSERT_API(Kind, AuxOk, CALX_MSG_AUX_PAIR);
-    constexpr bool scalar_ok = Scalar || Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev;
-    if constexpr (AuxOk) {
-      CALX_ASSERT_API(Kind, scalar_ok, CALX_MSG_NOT_SCALAR);
-    }
-    if constexpr (AuxOk && scalar_ok) {
-      CALX_ASSERT_API(Kind, Fits, CALX_MSG_JACOBIAN_RANK);
-    }
-    return AuxOk && scalar_ok && Fits;
-  }
-  return false;
-}
+
+/// calx::grad: reverse mode with a unit seed; the gradient alone.
+struct grad_kind {
+  static constexpr bool reverse = true, jacobian = false, with_value = false;
+  CALX_DERIVATIVE_CHECKS("grad")
+};
+/// calx::value_and_grad: as grad, with the value.
+struct value_and_grad_kind {
+  static constexpr bool reverse = true, jacobian = false, with_value = true;
+  CALX_DERIVATIVE_CHECKS("value_and_grad")
+};
+/// calx::jacfwd: the Jacobian by forward passes.
+struct jacfwd_kind {
+  static constexpr bool reverse = false, jacobian = true, with_value = false;
+  CALX_DERIVATIVE_CHECKS("jacfwd")
+};
+/// calx::jacrev: the Jacobian by reverse passes.
+struct jacrev_kind {
+  static constexpr bool reverse = true, jacobian = true, with_value = false;
+  CALX_DERIVATIVE_CHECKS("jacrev")
+};
+
+#undef CALX_DERIVATIVE_CHECKS
 
 template <class T>
 struct is_whole_leaf : std::bool_constant<traced_whole<T>> {};
 
-/// `F`'s derivative with respect to the arguments `Argnums`, of kind `Kind`.
-template <class F, class Argnums, bool Aux, derivative_kind Kind>
+/// `F`'s derivative with respect to the arguments `Argnums`; `Kind` (`grad_kind`, ...) says which.
+template <class F, class Argnums, bool Aux, class Kind>
 struct derivative_transform {
   template <class... A>
   constexpr CALX_INLINE auto operator()(const A&... a) const {
@@ -72,12 +96,12 @@ struct derivative_transform {
       using Info = argnums_info<Argnums, sizeof...(A)>;
       using V = typename Split::value;
       constexpr bool fits = [] {  // Jacobians only: grad's result has the argument's shape
-        if constexpr (Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev)
+        if constexpr (Kind::jacobian)
           return jacobian_fits<V, Info, rebind_t<A, tracer>...>();
         else
           return true;
       }();
-      if constexpr (diagnose_derivative<Kind, Info, Split::valid, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>(), fits>())
+      if constexpr (Kind::template check_call<Info, Split::valid, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>(), fits>())
         return compute<C, Split, Info>(a...);
       else
         return invalid_program{};
@@ -92,10 +116,8 @@ struct derivative_transform {
     using V = typename Split::value;
     using S = wrt_spec<C, Info>;
     using Outs = range_spec<0, leaf_count_v<V>>;
-    constexpr bool reverse = Kind != derivative_kind::jacfwd;
-    using Source = std::conditional_t<Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad,
-                                      vjp_source<typename C::source, S, Outs, false>,
-                                      jacobian_source<typename C::source, S, Outs, !reverse>>;
+    using Source = std::conditional_t<!Kind::jacobian, vjp_source<typename C::source, S, Outs, false>,
+                                      jacobian_source<typename C::source, S, Outs, !Kind::reverse>>;
     if constexpr (!rules_found<Source>()) {
       report_missing_rule<Source>();
       return invalid_program{};
@@ -113,11 +135,10 @@ struct derivative_transform {
   static constexpr auto compute_batched(const A&... a) {
     using L = typename C::leaf;
     using V = typename Split::value;
-    constexpr bool reverse_scalar = Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad;
-    CALX_ASSERT_API(Kind, reverse_scalar, CALX_MSG_BATCH_JACOBIAN);
-    if constexpr (reverse_scalar) {
+    Kind::template check_batch<!Kind::jacobian>();
+    if constexpr (!Kind::jacobian) {
       constexpr bool scalar = !any_batched_output<Source>(0, 1);
-      CALX_ASSERT_API(Kind, scalar, CALX_MSG_PER_SAMPLE_OUTPUT);
+      Kind::template check_batch_result<scalar>();
       if constexpr (scalar && std::is_same_v<L, tracer>) {
         return compute_flat<C, Split, Info, Source>(a...);
       } else if constexpr (scalar) {
@@ -127,14 +148,14 @@ struct derivative_transform {
         using AuxRes = result_tree_t<Source, typename Split::aux, L, leaf_count_v<V>>;
         using OutRes = std::conditional_t<Aux, std::pair<L, AuxRes>, L>;
         auto r = batched_call<Source, std::tuple<Out, GradSpec>, std::tuple<OutRes, GR>, L>(
-            Kind == derivative_kind::grad ? "calx::grad" : "calx::value_and_grad", a...);
+            Kind::name, a...);
         auto& [out, d] = r;  // columns are moved out, not copied
         if constexpr (Aux) {
-          if constexpr (Kind == derivative_kind::value_and_grad)
+          if constexpr (Kind::with_value)
             return std::pair{std::move(out), std::move(d)};
           else
             return std::pair{std::move(d), std::move(out.second)};
-        } else if constexpr (Kind == derivative_kind::value_and_grad) {
+        } else if constexpr (Kind::with_value) {
           return std::pair{out, std::move(d)};
         } else {
           return GR(std::move(d));
@@ -152,13 +173,13 @@ struct derivative_transform {
     using L = typename C::leaf;
     using V = typename Split::value;
     using GR = typename grad_result<Info, L, A...>::type;
-    using Result = std::conditional_t<(Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev),
+    using Result = std::conditional_t<Kind::jacobian,
                                       rebind_t<V, GR>, GR>;
-    if constexpr (!Aux && Kind != derivative_kind::value_and_grad && !std::is_same_v<L, tracer>) {
+    if constexpr (!Aux && !Kind::with_value && !std::is_same_v<L, tracer>) {
       // Traced tensors only, inside a traced function: their types are the same traced or
       // not, so only here is it seen that the call is traced (the result's type is too).
       using TR = typename grad_result<Info, tracer, A...>::type;
-      using TracedResult = std::conditional_t<(Kind == derivative_kind::jacfwd || Kind == derivative_kind::jacrev),
+      using TracedResult = std::conditional_t<Kind::jacobian,
                                               rebind_t<V, TR>, TR>;
       if constexpr (std::is_same_v<TracedResult, Result> && (all_leaves_v<A, is_whole_leaf> && ...))
         if (std::is_constant_evaluated() && (holds_traced_tensor(a) || ...))
@@ -173,7 +194,7 @@ struct derivative_transform {
       } else {
         return finish(out[0], 0, d);
       }
-    } else if constexpr (!Aux && Kind != derivative_kind::value_and_grad) {
+    } else if constexpr (!Aux && !Kind::with_value) {
       // Numbers, read and written in place; the derivative alone is returned, written where
       // the caller keeps it (a large tensor is on the stack once, not copied).
       return returned<Result>([&](Result& d) {
@@ -203,11 +224,11 @@ struct derivative_transform {
   template <class L, class X, class Result>
   static constexpr CALX_INLINE auto finish(const L& value, const X& aux, const Result& d) {
     if constexpr (Aux) {
-      if constexpr (Kind == derivative_kind::value_and_grad)
+      if constexpr (Kind::with_value)
         return std::pair{std::pair{value, aux}, d};
       else
         return std::pair{d, aux};
-    } else if constexpr (Kind == derivative_kind::value_and_grad) {
+    } else if constexpr (Kind::with_value) {
       return std::pair{value, d};
     } else {
       return d;
@@ -216,14 +237,13 @@ struct derivative_transform {
 };
 
 /// The function object behind calx::grad, calx::value_and_grad, calx::jacfwd, calx::jacrev.
-template <derivative_kind Kind>
+template <class Kind>
 struct derivative_fn {
   template <class F, class... Opts>
   constexpr auto operator()(const F&, const Opts&...) const {
     using O = transform_options<Opts...>;
     constexpr bool stateless = stateless_v<F>;
-    CALX_ASSERT_API(Kind, stateless, CALX_MSG_CAPTURES_IN);
-    CALX_ASSERT_API(Kind, !stateless || O::valid, CALX_MSG_BAD_OPTION);
+    Kind::template check_function<stateless, O::valid>();
     if constexpr (stateless && O::valid)
       return derivative_transform<F, typename O::argnums, O::aux, Kind>{};
     else
@@ -243,15 +263,15 @@ struct marked_call {
 /// Whether a derivative transform traced on `Trees...` is made from its function's trace:
 /// where a runtime batch is among the arguments (inside calx::trace or jvp), and for the
 /// kinds that take batches.
-template <derivative_kind Kind, bool Aux, class... Trees>
+template <class Kind, bool Aux, class... Trees>
 inline constexpr bool traced_over_batch =
-    (Kind == derivative_kind::grad || Kind == derivative_kind::value_and_grad) && !Aux &&
+    !Kind::jacobian && !Aux &&
     (tree_traits<Trees>::has_batch || ...);
 
 /// grad or value_and_grad of `G` traced on arguments that hold runtime batches: the
 /// derivative program built from `G`'s trace on the same trees, so that a batch stays a
 /// batch. Calling the transform on tracers instead would trace `G` on a plain number.
-template <class G, class Argnums, bool Aux, derivative_kind Kind, class... Trees>
+template <class G, class Argnums, bool Aux, class Kind, class... Trees>
   requires traced_over_batch<Kind, Aux, Trees...>
 struct trace_source<derivative_transform<G, Argnums, Aux, Kind>, Trees...> {
   using C = marked_call<G, Trees...>;
@@ -261,25 +281,25 @@ struct trace_source<derivative_transform<G, Argnums, Aux, Kind>, Trees...> {
   // The transform's own checks (argnums, a scalar result), with their messages; the
   // result's type is only formed once they pass.
   static constexpr bool checked =
-      diagnose_derivative<Kind, Info, true, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)),
+      Kind::template check_call<Info, true, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)),
                           picks_integers<Info, Trees...>()>();
   struct unchecked {
     using type = tracer;
   };
   using grads = typename std::conditional_t<checked, grad_result<Info, tracer, Trees...>, unchecked>::type;
-  using output_tree = std::conditional_t<Kind == derivative_kind::grad, grads, std::pair<V, grads>>;
+  using output_tree = std::conditional_t<Kind::with_value, std::pair<V, grads>, grads>;
   static constexpr graph build() {
     if constexpr (!checked) {
       return graph{};
     } else {
       graph g = Derived::build();  // outputs: the value, then the gradients
-      if constexpr (Kind == derivative_kind::grad)
+      if constexpr (!Kind::with_value)
         g.outputs.erase(g.outputs.begin(), g.outputs.begin() + static_cast<std::ptrdiff_t>(value_count_v<V>));
       return g;
     }
   }
 };
-template <class G, class Argnums, bool Aux, derivative_kind Kind, class... Trees>
+template <class G, class Argnums, bool Aux, class Kind, class... Trees>
   requires traced_over_batch<Kind, Aux, Trees...>
 struct traced_through<derivative_transform<G, Argnums, Aux, Kind>, Trees...> {
   using function = G;
