@@ -46,14 +46,13 @@ struct linear_map {
 
 namespace detail {
 /// The linear map taking tangents of the arguments `List` (a `type_list`), with leaves `L`.
-template <class State, class Value, class L, class List>
+template <class L, class List>
 struct linear_map_of;
-template <class State, class Value, class L, class... A>
-struct linear_map_of<State, Value, L, type_list<A...>> {
+template <class L, class... A>
+struct linear_map_of<L, type_list<A...>> {
+  template <class State, class Value>
   using type = linear_map<State, Value, rebind_t<A, L>...>;
 };
-template <class State, class Value, class L, class List>
-using linear_map_t = typename linear_map_of<State, Value, L, List>::type;
 }  // namespace detail
 
 /// `calx::linearize(f, x, y)` is `std::pair{f(x, y), linear_map}`. Options come before the
@@ -123,18 +122,7 @@ struct linearize_fn {
       static_assert(Split::valid, CALX_MSG_AUX_PAIR("linearize"));
       if constexpr (Split::valid) {
         using Full = jvp_source<typename C::source, typename Args::template spec<C>>;
-        if constexpr (!rules_found<Full>()) {
-          report_missing_rule<Full>();
-          return invalid_program{};
-        } else {
-          const auto [primal, late] = split_call<Full, C>(a...);
-          using V = rebind_t<typename Split::value, L>;
-          const linear_map_t<std::remove_cvref_t<decltype(late)>, V, L, typename Args::types> lin{late};
-          if constexpr (Aux)
-            return std::tuple{V(primal.first), lin, primal.second};
-          else
-            return std::pair{V(primal), lin};
-        }
+        return split_transform<linear_map_of<L, typename Args::types>::template type, Full, C, Split, Aux>(a...);
       } else {
         return invalid_program{};
       }

@@ -8,7 +8,6 @@
 #include <calx/config.hpp>
 #include <calx/detail/call/late_call.hpp>
 #include <calx/detail/call/transform_support.hpp>
-#include <calx/detail/returned.hpp>
 
 #include <cstddef>
 #include <tuple>
@@ -66,6 +65,15 @@ struct pullback {
   }
 };
 
+namespace detail {
+/// The pullback of a call on arguments `A...`, with leaves `L`.
+template <class L, class... A>
+struct pullback_of {
+  template <class State, class Value>
+  using type = pullback<State, Value, std::tuple<rebind_t<A, L>...>>;
+};
+}  // namespace detail
+
 /// `calx::vjp(f, x, y)` is `std::pair{f(x, y), pullback}`; `calx::vjp(f, calx::has_aux, x, y)`
 /// with `f` returning `std::pair{value, aux}` is `std::tuple{value, pullback, aux}`.
 ///
@@ -110,25 +118,7 @@ struct vjp_fn {
       if constexpr (Split::valid) {
         constexpr std::size_t nv = leaf_count_v<typename Split::value>;
         using Full = vjp_source<typename C::source, range_spec<0, C::inputs>, range_spec<0, nv>, true>;
-        if constexpr (!rules_found<Full>()) {
-          report_missing_rule<Full>();
-          return invalid_program{};
-        } else if constexpr (!Aux && !std::is_same_v<L, tracer>) {
-          // Numbers: the value and the pullback's residuals written where the caller keeps
-          // them (a large value is on the stack once).
-          using V = rebind_t<typename Split::value, L>;
-          using PB = pullback<late_call_t<Full, C>, V, std::tuple<rebind_t<A, L>...>>;
-          return returned<std::pair<V, PB>>(
-              [&](std::pair<V, PB>& r) { split_into<Full, C>(r.first, r.second.state, a...); });
-        } else {
-          const auto [primal, late] = split_call<Full, C>(a...);
-          using V = rebind_t<typename Split::value, L>;
-          const pullback<std::remove_cvref_t<decltype(late)>, V, std::tuple<rebind_t<A, L>...>> pb{late};
-          if constexpr (Aux)
-            return std::tuple{V(primal.first), pb, primal.second};
-          else
-            return std::pair{V(primal), pb};
-        }
+        return split_transform<pullback_of<L, A...>::template type, Full, C, Split, Aux>(a...);
       } else {
         return invalid_program{};
       }

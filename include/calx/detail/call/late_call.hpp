@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -148,6 +149,32 @@ constexpr auto split_call(const A&... a) {
   } else {  // numbers, read and written in place; the residuals straight into their store
     using R = std::pair<Out, late_call_t<Full, C>>;
     return returned<R>([&](R& r) { split_into<Full, C>(r.first, r.second, a...); });
+  }
+}
+
+/// What vjp and linearize share once `F` is traced (call `C`) and its output split into
+/// value and aux (`Split`): runs the known part of `Full` now and returns the value with
+/// the map that holds the residuals, `MapOf<late part, value type>` (the pullback, the
+/// linear map): `std::pair{value, map}`, or `std::tuple{value, map, aux}`.
+template <template <class, class> class MapOf, class Full, class C, class Split, bool Aux, class... A>
+constexpr auto split_transform(const A&... a) {
+  using L = typename C::leaf;
+  using V = rebind_t<typename Split::value, L>;
+  if constexpr (!rules_found<Full>()) {
+    report_missing_rule<Full>();
+    return invalid_program{};
+  } else if constexpr (!Aux && !std::is_same_v<L, tracer>) {
+    // Numbers: the value and the map's residuals written where the caller keeps them (a
+    // large value is on the stack once).
+    using M = MapOf<late_call_t<Full, C>, V>;
+    return returned<std::pair<V, M>>([&](std::pair<V, M>& r) { split_into<Full, C>(r.first, r.second.state, a...); });
+  } else {
+    const auto [primal, late] = split_call<Full, C>(a...);
+    const MapOf<std::remove_cvref_t<decltype(late)>, V> map{late};
+    if constexpr (Aux)
+      return std::tuple{V(primal.first), map, primal.second};
+    else
+      return std::pair{V(primal), map};
   }
 }
 
