@@ -75,27 +75,15 @@ constexpr bool linear_in_inputs(const IR& r, std::size_t first) {
     if (!dep[o] && !(r.nodes[o].is_constant() && r.nodes[o].value == 0.0)) return false;
   return true;
 }
-
-template <class Fwd, class... Args>
-using custom_jvp_out_t = std::remove_cvref_t<decltype(std::declval<fwd_result_t<Fwd, Args...>>().first)>;
 }  // namespace detail
 
 /// One node of the IR (printed `custom_jvp`). Its value is `fwd`'s result; forward mode
 /// calls the jvp closure; reverse mode transposes the closure (it is linear in the tangents:
 /// its vjp with respect to them, at any point, is the transpose), as JAX does.
 template <class Fwd, class... Args>
-struct op_traits<detail::custom_jvp_op<Fwd, Args...>> {
-  using out = detail::custom_jvp_out_t<Fwd, Args...>;
+struct op_traits<detail::custom_jvp_op<Fwd, Args...>> : detail::custom_op_traits<Fwd, Args...> {
   static constexpr const char* name = "custom_jvp";
-  static constexpr int arity = static_cast<int>((std::size_t{0} + ... + detail::leaf_count_v<Args>));
-  static constexpr int outputs = static_cast<int>(detail::leaf_count_v<out>);
   static constexpr detail::rule_source vjp_from = detail::rule_source::transposed;
-
-  static constexpr void decompose_ids(detail::graph& g, const int* x, int* y) {
-    const auto r = std::apply(detail::make_stateless<Fwd>(), detail::args_of_ids<false, Args...>(g, x));
-    int* p = y;
-    detail::leaf_ids(g, r.first, p);
-  }
 
   static constexpr void jvp_ids(detail::graph& g, const int*, const int* x, const int* t, int* out_t) {
     const auto r = std::apply(detail::make_stateless<Fwd>(), detail::args_of_ids<false, Args...>(g, x));
@@ -107,7 +95,7 @@ struct op_traits<detail::custom_jvp_op<Fwd, Args...>> {
   static constexpr void vjp_ids(detail::graph& g, const int* ct, const int*, const int* x, int* out_ct) {
     const auto& closure = detail::ir_v<detail::jvp_closure_source<Fwd, Args...>>;
     using IR = std::remove_cvref_t<decltype(closure)>;
-    constexpr auto n = static_cast<std::size_t>(arity);
+    constexpr auto n = static_cast<std::size_t>(detail::custom_op_traits<Fwd, Args...>::arity);
     // The closure at (x, t = 0): its transpose does not depend on t (it is linear in t). A
     // tangent is per sample where its primal is (its cotangent must not be summed over a
     // runtime batch), so the zero is broadcast like the primal.
@@ -128,80 +116,37 @@ struct op_traits<detail::custom_jvp_op<Fwd, Args...>> {
 
 namespace detail {
 
-/// The checks of a custom_jvp forward on traced arguments, in order, each with its message.
-template <class Fwd, class... Args>
-constexpr bool diagnose_custom_jvp() {
-  constexpr bool callable = std::is_invocable_v<const Fwd&, const Args&...>;
-  static_assert(callable, CALX_MSG_CUSTOM_CALLABLE("custom_jvp"));
-  if constexpr (callable) {
-    using R = fwd_result_t<Fwd, Args...>;
-    constexpr bool pair = is_pair_v<R>;
-    static_assert(pair, CALX_MSG_CUSTOM_PAIR("custom_jvp", "jvp"));
-    if constexpr (pair) {
-      using Out = std::remove_cvref_t<typename R::first_type>;
-      constexpr bool traced_out = traced_structure<Out>();
-      static_assert(traced_out, CALX_MSG_CUSTOM_RESULT("custom_jvp"));
-      if constexpr (traced_out) {
-        using J = std::remove_cvref_t<typename R::second_type>;
-        constexpr bool takes_tangents = std::is_invocable_v<const J&, const Args&...>;
-        static_assert(takes_tangents, CALX_MSG_CUSTOM_JVP_ARGS);
-        if constexpr (takes_tangents) {
-          using T = std::remove_cvref_t<std::invoke_result_t<const J&, const Args&...>>;
-          constexpr bool leaves_ok = rule_leaves_match<T, Out>();
-          static_assert(leaves_ok, CALX_MSG_CUSTOM_JVP_LEAVES);
-          if constexpr (leaves_ok) {
-            constexpr bool linear = linear_in_inputs(ir_v<jvp_closure_source<Fwd, Args...>>,
-                                                     (std::size_t{0} + ... + leaf_count_v<Args>));
-            static_assert(linear, CALX_MSG_CUSTOM_JVP_NOT_LINEAR);
-            return linear;
-          }
-        }
-      }
-    }
-  }
-  return false;
-}
+/// custom_jvp: its op, and its checks in order, each with its message: the forward (shared
+/// with custom_vjp), then the jvp closure, which must be linear in the tangents.
+struct custom_jvp_kind {
+  template <class Fwd, class... Args>
+  using op = custom_jvp_op<Fwd, Args...>;
+  CALX_CUSTOM_RULE_CHECKS("custom_jvp", "jvp")
 
-/// A custom_jvp function: stateless (its forward is), so transforms trace it like any
-/// function.
-template <class Fwd>
-struct custom_jvp_function {
-  using fwd_type = Fwd;
-  /// On traced arguments: one custom_jvp node. On plain numbers: the forward's result (the
-  /// jvp closure is dropped).
-  template <class... A>
-  constexpr auto operator()(const A&... a) const {
-    constexpr bool no_tensor = !(holds_whole_node<A>() || ...);
-    static_assert(no_tensor, CALX_MSG_CUSTOM_TENSOR("custom_jvp"));
-    if constexpr (!no_tensor) {
-      return make_stateless<Fwd>()(a...).first;  // reported: the forward's value stands in, no follow-on error
-    } else if constexpr ((contains_tracer<A>() || ...)) {
-      if constexpr (diagnose_custom_jvp<Fwd, rebind_t<A, tracer>...>()) {
-        using Op = custom_jvp_op<Fwd, rebind_t<A, tracer>...>;
-        return emit_custom<Op, custom_jvp_out_t<Fwd, rebind_t<A, tracer>...>>(a...);
-      } else {
-        return invalid_program{};
+  template <class Fwd, class... Args>
+  static constexpr bool check_closure() {
+    using J = std::remove_cvref_t<typename fwd_result_t<Fwd, Args...>::second_type>;
+    constexpr bool takes_tangents = std::is_invocable_v<const J&, const Args&...>;
+    static_assert(takes_tangents, CALX_MSG_CUSTOM_JVP_ARGS);
+    if constexpr (takes_tangents) {
+      using T = std::remove_cvref_t<std::invoke_result_t<const J&, const Args&...>>;
+      constexpr bool leaves_ok = rule_leaves_match<T, custom_out_t<Fwd, Args...>>();
+      static_assert(leaves_ok, CALX_MSG_CUSTOM_JVP_LEAVES);
+      if constexpr (leaves_ok) {
+        constexpr bool linear = linear_in_inputs(ir_v<jvp_closure_source<Fwd, Args...>>,
+                                                 (std::size_t{0} + ... + leaf_count_v<Args>));
+        static_assert(linear, CALX_MSG_CUSTOM_JVP_NOT_LINEAR);
+        return linear;
       }
-    } else {
-      return make_stateless<Fwd>()(a...).first;
     }
+    return false;
   }
 };
 
 }  // namespace detail
 
 /// The function object behind `calx::custom_jvp`.
-struct custom_jvp_fn {
-  template <class Fwd>
-  constexpr auto operator()(const Fwd&) const {
-    constexpr bool stateless = detail::stateless_v<Fwd>;
-    static_assert(stateless, CALX_MSG_CAPTURES_IN("custom_jvp"));
-    if constexpr (stateless)
-      return detail::custom_jvp_function<Fwd>{};
-    else
-      return detail::invalid_program{};
-  }
-};
+using custom_jvp_fn = detail::custom_fn<detail::custom_jvp_kind>;
 
 /// `calx::custom_jvp(fwd)`: `fwd(args...)` returns `std::pair{result, jvp}`, where
 /// `jvp(t...)` takes one tangent per argument (with the argument's structure) and returns

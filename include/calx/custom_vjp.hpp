@@ -26,9 +26,6 @@ namespace detail {
 /// The op a custom_vjp function records on traced arguments of structures `Args...`.
 template <class Fwd, class... Args>
 struct custom_vjp_op {};
-
-template <class Fwd, class... Args>
-using custom_out_t = std::remove_cvref_t<decltype(std::declval<fwd_result_t<Fwd, Args...>>().first)>;
 }  // namespace detail
 
 /// One node of the IR (printed `custom_vjp`). Its value is `fwd`'s result (the
@@ -36,19 +33,10 @@ using custom_out_t = std::remove_cvref_t<decltype(std::declval<fwd_result_t<Fwd,
 /// closure, traced in the pass's own graph, so its captures are recomputed or become the
 /// residuals of a pullback like any other value.
 template <class Fwd, class... Args>
-struct op_traits<detail::custom_vjp_op<Fwd, Args...>> {
+struct op_traits<detail::custom_vjp_op<Fwd, Args...>> : detail::custom_op_traits<Fwd, Args...> {
   using out = detail::custom_out_t<Fwd, Args...>;
   static constexpr const char* name = "custom_vjp";
-  static constexpr int arity = static_cast<int>((std::size_t{0} + ... + detail::leaf_count_v<Args>));
-  static constexpr int outputs = static_cast<int>(detail::leaf_count_v<out>);
   static constexpr detail::rule_source vjp_from = detail::rule_source::own;
-
-  static constexpr void decompose_ids(detail::graph& g, const int* x, int* y) {
-    const auto args = detail::args_of_ids<false, Args...>(g, x);
-    const auto r = std::apply(detail::make_stateless<Fwd>(), args);
-    int* p = y;
-    detail::leaf_ids(g, r.first, p);
-  }
 
   static constexpr void vjp_ids(detail::graph& g, const int* ct, const int*, const int* x, int* out_ct) {
     const auto args = detail::args_of_ids<false, Args...>(g, x);
@@ -61,86 +49,44 @@ struct op_traits<detail::custom_vjp_op<Fwd, Args...>> {
 
 namespace detail {
 
-/// The checks of a custom_vjp forward on traced arguments, in order, each with its message.
-template <class Fwd, class... Args>
-constexpr bool diagnose_custom_vjp() {
-  constexpr bool callable = std::is_invocable_v<const Fwd&, const Args&...>;
-  static_assert(callable, CALX_MSG_CUSTOM_CALLABLE("custom_vjp"));
-  if constexpr (callable) {
-    using R = fwd_result_t<Fwd, Args...>;
-    constexpr bool pair = is_pair_v<R>;
-    static_assert(pair, CALX_MSG_CUSTOM_PAIR("custom_vjp", "backward"));
-    if constexpr (pair) {
-      using Out = std::remove_cvref_t<typename R::first_type>;
-      constexpr bool traced_out = traced_structure<Out>();
-      static_assert(traced_out, CALX_MSG_CUSTOM_RESULT("custom_vjp"));
-      if constexpr (traced_out) {
-        using B = std::remove_cvref_t<typename R::second_type>;
-        constexpr bool takes_ct = std::is_invocable_v<const B&, const Out&>;
-        static_assert(takes_ct, CALX_MSG_CUSTOM_VJP_BACKWARD_ARGS);
-        if constexpr (takes_ct) {
-          using C = std::remove_cvref_t<std::invoke_result_t<const B&, const Out&>>;
-          constexpr bool count_ok = is_tuple_v<C> && [] {
-            if constexpr (is_tuple_v<C>)
-              return std::tuple_size_v<C> == sizeof...(Args);
-            else
-              return false;
-          }();
-          static_assert(count_ok, CALX_MSG_CUSTOM_VJP_COUNT);
-          if constexpr (count_ok) {
-            constexpr bool leaves_ok = []<std::size_t... I>(std::index_sequence<I...>) {
-              return (rule_leaves_match<std::remove_cvref_t<std::tuple_element_t<I, C>>, Args>() && ...);
-            }(std::index_sequence_for<Args...>{});
-            static_assert(leaves_ok, CALX_MSG_CUSTOM_VJP_LEAVES);
-            return leaves_ok;
-          }
-        }
-      }
-    }
-  }
-  return false;
-}
+/// custom_vjp: its op, and its checks in order, each with its message: the forward (shared
+/// with custom_jvp), then the backward closure.
+struct custom_vjp_kind {
+  template <class Fwd, class... Args>
+  using op = custom_vjp_op<Fwd, Args...>;
+  CALX_CUSTOM_RULE_CHECKS("custom_vjp", "backward")
 
-/// A custom_vjp function: stateless (its forward is), so transforms trace it like any
-/// function.
-template <class Fwd>
-struct custom_vjp_function {
-  using fwd_type = Fwd;
-  /// On traced arguments: one custom_vjp node. On plain numbers: the forward's result (the
-  /// backward closure is dropped).
-  template <class... A>
-  constexpr auto operator()(const A&... a) const {
-    constexpr bool no_tensor = !(holds_whole_node<A>() || ...);
-    static_assert(no_tensor, CALX_MSG_CUSTOM_TENSOR("custom_vjp"));
-    if constexpr (!no_tensor) {
-      return make_stateless<Fwd>()(a...).first;  // reported: the forward's value stands in, no follow-on error
-    } else if constexpr ((contains_tracer<A>() || ...)) {
-      if constexpr (diagnose_custom_vjp<Fwd, rebind_t<A, tracer>...>()) {
-        using Op = custom_vjp_op<Fwd, rebind_t<A, tracer>...>;
-        return emit_custom<Op, custom_out_t<Fwd, rebind_t<A, tracer>...>>(a...);
-      } else {
-        return invalid_program{};
+  template <class Fwd, class... Args>
+  static constexpr bool check_closure() {
+    using Out = custom_out_t<Fwd, Args...>;
+    using B = std::remove_cvref_t<typename fwd_result_t<Fwd, Args...>::second_type>;
+    constexpr bool takes_ct = std::is_invocable_v<const B&, const Out&>;
+    static_assert(takes_ct, CALX_MSG_CUSTOM_VJP_BACKWARD_ARGS);
+    if constexpr (takes_ct) {
+      using C = std::remove_cvref_t<std::invoke_result_t<const B&, const Out&>>;
+      constexpr bool count_ok = is_tuple_v<C> && [] {
+        if constexpr (is_tuple_v<C>)
+          return std::tuple_size_v<C> == sizeof...(Args);
+        else
+          return false;
+      }();
+      static_assert(count_ok, CALX_MSG_CUSTOM_VJP_COUNT);
+      if constexpr (count_ok) {
+        constexpr bool leaves_ok = []<std::size_t... I>(std::index_sequence<I...>) {
+          return (rule_leaves_match<std::remove_cvref_t<std::tuple_element_t<I, C>>, Args>() && ...);
+        }(std::index_sequence_for<Args...>{});
+        static_assert(leaves_ok, CALX_MSG_CUSTOM_VJP_LEAVES);
+        return leaves_ok;
       }
-    } else {
-      return make_stateless<Fwd>()(a...).first;
     }
+    return false;
   }
 };
 
 }  // namespace detail
 
 /// The function object behind `calx::custom_vjp`.
-struct custom_vjp_fn {
-  template <class Fwd>
-  constexpr auto operator()(const Fwd&) const {
-    constexpr bool stateless = detail::stateless_v<Fwd>;
-    static_assert(stateless, CALX_MSG_CAPTURES_IN("custom_vjp"));
-    if constexpr (stateless)
-      return detail::custom_vjp_function<Fwd>{};
-    else
-      return detail::invalid_program{};
-  }
-};
+using custom_vjp_fn = detail::custom_fn<detail::custom_vjp_kind>;
 
 /// `calx::custom_vjp(fwd)`: `fwd(args...)` returns `std::pair{result, backward}`, where
 /// `backward(ct)` takes a cotangent with the result's structure and returns a `std::tuple`

@@ -116,6 +116,95 @@ constexpr Out emit_custom(const A&... a) {
   return tree_of_ids<Out>(*g, q);
 }
 
+/// The result structure of `Fwd` on `Args...` (the first of the pair it returns).
+template <class Fwd, class... Args>
+using custom_out_t = std::remove_cvref_t<decltype(std::declval<fwd_result_t<Fwd, Args...>>().first)>;
+
+/// What the traits of a custom_vjp and a custom_jvp op share: the operands are the
+/// arguments' leaves, the results the leaves of `Fwd`'s result, and the value is that
+/// result (the decomposition, which the passes without a rule of the op's own transform).
+template <class Fwd, class... Args>
+struct custom_op_traits {
+  using out = custom_out_t<Fwd, Args...>;
+  static constexpr int arity = static_cast<int>((std::size_t{0} + ... + leaf_count_v<Args>));
+  static constexpr int outputs = static_cast<int>(leaf_count_v<out>);
+
+  static constexpr void decompose_ids(graph& g, const int* x, int* y) {
+    const auto r = std::apply(make_stateless<Fwd>(), args_of_ids<false, Args...>(g, x));
+    int* p = y;
+    leaf_ids(g, r.first, p);
+  }
+};
+
+// The checks of a custom rule's kind (custom_vjp_kind, custom_jvp_kind) that name it, `api`,
+// in their messages (a static_assert's message must be a literal); `closure` is what its
+// forward returns beside the result. `check<Fwd, Args...>()` checks the forward on traced
+// arguments, then the kind's own `check_closure`.
+#define CALX_CUSTOM_RULE_CHECKS(api, closure)                                                  \
+  template <bool Stateless>                                                                    \
+  static constexpr void check_stateless() {                                                    \
+    static_assert(Stateless, CALX_MSG_CAPTURES_IN(api));                                       \
+  }                                                                                            \
+  template <bool NoTensor>                                                                     \
+  static constexpr void check_no_tensor() {                                                    \
+    static_assert(NoTensor, CALX_MSG_CUSTOM_TENSOR(api));                                      \
+  }                                                                                            \
+  template <class Fwd, class... Args>                                                          \
+  static constexpr bool check() {                                                              \
+    constexpr bool callable = std::is_invocable_v<const Fwd&, const Args&...>;                 \
+    static_assert(callable, CALX_MSG_CUSTOM_CALLABLE(api));                                    \
+    if constexpr (callable) {                                                                  \
+      constexpr bool pair = is_pair_v<fwd_result_t<Fwd, Args...>>;                             \
+      static_assert(pair, CALX_MSG_CUSTOM_PAIR(api, closure));                                 \
+      if constexpr (pair) {                                                                    \
+        constexpr bool traced_out = traced_structure<custom_out_t<Fwd, Args...>>();            \
+        static_assert(traced_out, CALX_MSG_CUSTOM_RESULT(api));                                \
+        if constexpr (traced_out) return check_closure<Fwd, Args...>();                        \
+      }                                                                                        \
+    }                                                                                          \
+    return false;                                                                              \
+  }
+
+/// A custom_vjp or custom_jvp function (`Kind`): stateless (its forward is), so transforms
+/// trace it like any function.
+template <class Kind, class Fwd>
+struct custom_function {
+  using fwd_type = Fwd;
+  /// On traced arguments: one node of `Kind`'s op. On plain numbers: the forward's result
+  /// (the closure is dropped).
+  template <class... A>
+  constexpr auto operator()(const A&... a) const {
+    constexpr bool no_tensor = !(holds_whole_node<A>() || ...);
+    Kind::template check_no_tensor<no_tensor>();
+    if constexpr (!no_tensor) {
+      return make_stateless<Fwd>()(a...).first;  // reported: the forward's value stands in, no follow-on error
+    } else if constexpr ((contains_tracer<A>() || ...)) {
+      if constexpr (Kind::template check<Fwd, rebind_t<A, tracer>...>()) {
+        using Op = typename Kind::template op<Fwd, rebind_t<A, tracer>...>;
+        return emit_custom<Op, custom_out_t<Fwd, rebind_t<A, tracer>...>>(a...);
+      } else {
+        return invalid_program{};
+      }
+    } else {
+      return make_stateless<Fwd>()(a...).first;
+    }
+  }
+};
+
+/// The function object behind `calx::custom_vjp` and `calx::custom_jvp`.
+template <class Kind>
+struct custom_fn {
+  template <class Fwd>
+  constexpr auto operator()(const Fwd&) const {
+    constexpr bool stateless = stateless_v<Fwd>;
+    Kind::template check_stateless<stateless>();
+    if constexpr (stateless)
+      return custom_function<Kind, Fwd>{};
+    else
+      return invalid_program{};
+  }
+};
+
 }  // namespace detail
 CALX_END_NAMESPACE
 
