@@ -64,7 +64,7 @@ struct checkpointed {
       if constexpr (reals) {
         // Tensors are traced or not by value, not by type: numbers run `f` as it is.
         if constexpr (!scalars)
-          if (!(detail::holds_traced_tensor(a) || ...)) return detail::make_stateless<F>()(a...);
+          if (!detail::traced_tensor_among(a...)) return detail::make_stateless<F>()(a...);
         return record(a...);
       } else {
         return detail::invalid_program{};

@@ -47,7 +47,7 @@ struct cond_fn {
     constexpr bool self_traced = (std::is_same_v<detail::rebind_t<X, tracer>, std::remove_cvref_t<X>> && ...);
     constexpr bool any_tracer = (detail::any_leaf_v<X, detail::is_tracer> || ...);
     if constexpr (sizeof...(X) > 0 && self_traced) {
-      if (std::is_constant_evaluated() && pred.is_traced()) {  // traced values exist while tracing only
+      if (detail::traced_tensor_among(pred)) {
         const tracer p = tree_node<tensor<double>>::traced(calx::where(pred, 1.0, 0.0));
         return traced_cond<F, G>(*p.graph, p.id, x...);
       }

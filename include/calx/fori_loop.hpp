@@ -89,7 +89,7 @@ struct fori_loop_fn {
       if constexpr (same) {
         // Tensors are traced or not by value, not by type: traced ones make the node.
         if constexpr (detail::tensor_carry_v<C>)
-          if (detail::holds_traced_tensor(init)) return traced_loop<Body>(lower, upper, init);
+          if (detail::traced_tensor_among(init)) return traced_loop<Body>(lower, upper, init);
         C c = init;
         for (std::common_type_t<L, U> i = lower; i < upper; ++i) c = body(i, c);
         return c;

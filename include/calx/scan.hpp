@@ -155,7 +155,7 @@ struct scan_fn {
         return traced_scan(f, init, xs);
       } else {
         if constexpr (detail::tensor_carry_v<C>)
-          if (detail::holds_traced_tensor(init) || detail::holds_traced_tensor(xs)) return traced_scan(f, init, xs);
+          if (detail::traced_tensor_among(init, xs)) return traced_scan(f, init, xs);
         return plain_scan(f, init, xs);
       }
     } else {
@@ -221,7 +221,7 @@ struct scan_fn {
         using Ys = detail::stacked_t<typename R::second_type, E, In::length>;
         C c = init;
         Ys ys{};
-        if (std::is_constant_evaluated() && detail::holds_traced_tensor(xs)) {
+        if (detail::traced_tensor_among(xs)) {
           detail::common_graph_of(xs)->refuse(&refuse_plain_carry);
           return std::pair{c, ys};  // the trace goes on, to be reported (graph::refuse)
         }

@@ -434,7 +434,6 @@ inline constexpr bool has_batch_v = tree_traits<std::remove_cvref_t<T>>::has_bat
 template <class T>
 inline constexpr bool has_integer_v = tree_traits<std::remove_cvref_t<T>>::has_integer;
 
-/// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
 /// Whether a tensor in `t` stands for a traced node (inside a function calx traces).
 template <class T>
 constexpr bool holds_traced_tensor(const T& t) {
@@ -444,6 +443,18 @@ constexpr bool holds_traced_tensor(const T& t) {
   });
   return traced;
 }
+
+/// Whether a tensor among `a...` stands for a traced node: the one place calx asks. A
+/// tensor's type is the same traced or not (a struct of tensors is its own traced form), so
+/// where a call must choose between computing on numbers and recording a node (a loop, a
+/// cond, a checkpoint, a transform inside a trace) it asks the values; traced values exist
+/// only inside constant evaluation, so at run time the answer is no without a look.
+template <class... A>
+constexpr bool traced_tensor_among(const A&... a) {
+  return std::is_constant_evaluated() && (holds_traced_tensor(a) || ...);
+}
+
+/// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
 
 /// Tracers: one entry per value (a traced tensor writes its tracer once; see `slot_count_v`).
 template <class T, class L>
@@ -460,7 +471,7 @@ CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {
     });
   } else {
 #ifndef __CUDA_ARCH__  // tracing happens in host compilation only; trace_error is a host function
-    if (std::is_constant_evaluated() && holds_traced_tensor(t))
+    if (traced_tensor_among(t))
       trace_error("calx: a transform was called inside a traced function on traced tensors only; calx "
                   "cannot tell it is traced (pass a traced scalar too, or apply the transform outside)");
 #endif

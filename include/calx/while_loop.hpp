@@ -224,7 +224,7 @@ struct while_loop_fn {
       if constexpr (same) {
         // Tensors are traced or not by value, not by type: traced ones make the node.
         if constexpr (detail::tensor_carry_v<C>)
-          if (detail::holds_traced_tensor(init)) return traced_loop<Cond, Body>(init);
+          if (detail::traced_tensor_among(init)) return traced_loop<Cond, Body>(init);
         C c = init;
         while (cond_fn(c)) c = body_fn(c);
         return c;

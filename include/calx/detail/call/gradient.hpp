@@ -182,7 +182,7 @@ struct derivative_transform {
       using TracedResult = std::conditional_t<Kind::jacobian,
                                               rebind_t<V, TR>, TR>;
       if constexpr (std::is_same_v<TracedResult, Result> && (all_leaves_v<A, is_whole_leaf> && ...))
-        if (std::is_constant_evaluated() && (holds_traced_tensor(a) || ...))
+        if (traced_tensor_among(a...))
           return unflatten<Result>(run<Source>(flatten_args<tracer>(a...)), slot_count_v<typename C::output_tree, tracer>);
     }
     if constexpr (std::is_same_v<L, tracer>) {
