@@ -1,0 +1,21 @@
+/// @file tests/grad.laws.exponential.float.cpp
+/// @brief The differentiation laws (tests/_include/laws.hpp) for the primitives of
+/// calx/ops/exponential.hpp, in float: jvp and vjp against finite differences, the adjoint
+/// identity, jacfwd == jacrev, the Hessian compositions, JAX's check_grads to order 2,
+/// linearize and pullbacks. The same in double: grad.laws.exponential.cpp (a TU of its own
+/// for the compile budget).
+
+#include <_include/laws.hpp>
+
+#include <calx/calx.hpp>
+
+#include <catch2/catch.hpp>
+
+namespace laws = calx_test::laws;
+
+TEST_CASE("differentiation laws: exponential ops - float", "[transform][grad][laws][exponential]") {
+  laws::for_each_row<laws::family::exponential>([](const auto& row) {
+    INFO("op " << row.name);
+    laws::all_laws<float>(row);
+  });
+}
