@@ -34,7 +34,7 @@ struct custom_vjp_op {};
 /// residuals of a pullback like any other value.
 template <class Fwd, class... Args>
 struct op_traits<detail::custom_vjp_op<Fwd, Args...>> : detail::custom_op_traits<Fwd, Args...> {
-  using out = detail::custom_out_t<Fwd, Args...>;
+  using typename detail::custom_op_traits<Fwd, Args...>::out;
   static constexpr const char* name = "custom_vjp";
   static constexpr detail::rule_source vjp_from = detail::rule_source::own;
 

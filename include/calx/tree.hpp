@@ -455,7 +455,6 @@ constexpr bool traced_tensor_among(const A&... a) {
 }
 
 /// Writes the leaves of `t` to `out[0..]` depth-first, left to right; returns past the end.
-
 /// Tracers: one entry per value (a traced tensor writes its tracer once; see `slot_count_v`).
 template <class T, class L>
 CALX_HOST_DEVICE constexpr L* flatten_into(const T& t, L* out) {

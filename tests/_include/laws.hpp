@@ -682,24 +682,27 @@ inline constexpr auto rows = std::make_tuple(
 
 inline constexpr std::size_t row_count = std::tuple_size_v<std::remove_cvref_t<decltype(rows)>>;
 
-/// How many rows of family `Fam` come before row `I` (all of them: I = row_count).
-template <family Fam, std::size_t I>
-constexpr std::size_t rows_before() {
-  return [&]<std::size_t... J>(std::index_sequence<J...>) {
-    return (std::size_t{0} + ... + (std::get<J>(rows).fam == Fam ? 1 : 0));
-  }(std::make_index_sequence<I>{});
+/// Each row's family, in table order.
+inline constexpr std::array<family, row_count> row_families =
+    std::apply([](const auto&... r) { return std::array<family, row_count>{r.fam...}; }, rows);
+
+/// How many rows of family `f` come before row `i` (all of them: i = row_count).
+constexpr std::size_t rows_before(family f, std::size_t i) {
+  std::size_t n = 0;
+  for (std::size_t j = 0; j < i; ++j) n += row_families[j] == f ? 1 : 0;
+  return n;
 }
 
 /// Calls `f(row)` for every row of family `Fam`, in table order; with `Parts` > 1, for
 /// part `Part` of them only (a family's rows split over TUs for the compile budget).
 template <family Fam, std::size_t Part = 0, std::size_t Parts = 1, class Fn>
 void for_each_row(Fn&& f) {
-  constexpr std::size_t n = rows_before<Fam, row_count>();
+  constexpr std::size_t n = rows_before(Fam, row_count);
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
-          constexpr std::size_t k = rows_before<Fam, I>();  // this row's place in its family
-          if constexpr (std::get<I>(rows).fam == Fam && k >= Part * n / Parts && k < (Part + 1) * n / Parts)
+          constexpr std::size_t k = rows_before(Fam, I);  // this row's place in its family
+          if constexpr (row_families[I] == Fam && k >= Part * n / Parts && k < (Part + 1) * n / Parts)
             f(std::get<I>(rows));
         }(),
         ...);
