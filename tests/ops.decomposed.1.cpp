@@ -3,6 +3,5 @@
 /// of the rows): a TU of its own for the compile budget (bench/compile/budget.txt).
 #define CALX_TEST_PART 0
 #define CALX_TEST_ROWS 0
-#define CALX_TEST_ROWS_TEXT "1"
 #define CALX_TEST_REALS double
 #include <_include/ops_decomposed_cases.hpp>
