@@ -5,6 +5,7 @@
 
 #include <calx/argnums.hpp>
 #include <calx/config.hpp>
+#include <calx/detail/call/batched_call.hpp>  // runtime batches: the SIMD and device executors
 #include <calx/detail/call/gradient.hpp>
 
 CALX_BEGIN_NAMESPACE

@@ -5,12 +5,16 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/passes/ir_text.hpp>
-#include <calx/program.hpp>
 
 #include <string>
 #include <type_traits>
 
 CALX_BEGIN_NAMESPACE
+
+// Declared, not included: a program comes from calx::trace (program.hpp), and printing
+// one needs none of the executors that running it over batches does.
+template <class Source, class Leaf, class... Args>
+struct program;
 
 /// The IR of `p` as text, one node a line, like `jax.make_jaxpr`:
 /// `{ lambda a:f64 . let  b:f64 = sin a  in (b) }`. Values with one entry per sample of a

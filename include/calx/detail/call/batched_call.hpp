@@ -9,15 +9,16 @@
 
 #include <calx/batched.hpp>
 #include <calx/detail/call/batch_inputs.hpp>
+#include <calx/detail/call/batch_outputs.hpp>
+#include <calx/detail/call/batch_results.hpp>
 #include <calx/detail/call/run.hpp>
 #include <calx/detail/call/transform_support.hpp>
+#include <calx/detail/diagnostics.hpp>
 #include <calx/detail/exec/device_executor.hpp>
 #include <calx/detail/exec/device_ir.hpp>
 #include <calx/detail/exec/device_memory.hpp>
 #include <calx/detail/exec/plan.hpp>
 #include <calx/detail/exec/simd_executor.hpp>
-#include <calx/detail/call/batch_outputs.hpp>
-#include <calx/detail/diagnostics.hpp>
 #include <calx/device_span.hpp>
 
 #include <xsimd/xsimd.hpp>
@@ -30,39 +31,6 @@
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
-
-/// Whether any of the flat outputs [first, first + count) of `Program` is per sample.
-template <class Program>
-constexpr bool any_batched_output(std::size_t first, std::size_t count) {
-  constexpr const auto& r = materialized<Program>::value;
-  for (std::size_t o = 0; o < r.outputs.size(); ++o)
-    if (r.output_offset[o] < first + count && r.output_offset[o + 1] > first && r.nodes[r.outputs[o]].batched)
-      return true;
-  return false;
-}
-
-/// `Tree` (tracer leaves) as a result: columns if any of its outputs is per sample.
-template <class Program, class Tree, class L, std::size_t First>
-using result_tree_t =
-    rebind_t<Tree, std::conditional_t<any_batched_output<Program>(First, leaf_count_v<Tree>), batched<L>, L>>;
-
-/// `result_tree_t` for each element of a returned tuple or pair, so that a per-sample
-/// element is a column and a reduced one a number (a program's results over batches).
-template <class Program, class Tree, class L, std::size_t First = 0>
-struct split_result {
-  using type = result_tree_t<Program, Tree, L, First>;
-};
-template <class Program, class A, class B, class L, std::size_t First>
-struct split_result<Program, std::pair<A, B>, L, First> {
-  using type = std::pair<typename split_result<Program, A, L, First>::type,
-                         typename split_result<Program, B, L, First + leaf_count_v<A>>::type>;
-};
-template <class Program, class... T, class L, std::size_t First>
-struct split_result<Program, std::tuple<T...>, L, First> {
-  using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::tuple<typename split_result<Program, T, L, First + leaf_offsets<T...>[I]>::type...>{};
-  }(std::index_sequence_for<T...>{}));
-};
 
 /// Output views of a result structure (the traced output `Spec` with number or column
 /// leaves): each leaf of `r` is a column (something with data() and size()) or a number.
@@ -104,8 +72,7 @@ constexpr bool has_device_batch() {
 template <class Program, class Spec, class Result, class L, bool Device, class... Args>
 Result run_batched(const char* api, const Args&... args);
 
-/// Runs `Program` on `args` (leaves numbers or batches); `Spec` is the traced structure of
-/// all its outputs, `Result` the same structure with number or column leaves.
+// batched_call (declared in batch_results.hpp).
 template <class Program, class Spec, class Result, class L, class... Args>
 Result batched_call(const char* api, const Args&... args) {
   constexpr bool device = (has_device_batch<Args>() || ...);

@@ -8,7 +8,7 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
-#include <calx/detail/call/batched_call.hpp>
+#include <calx/detail/call/batch_results.hpp>
 #include <calx/detail/call/jacobian.hpp>
 #include <calx/detail/call/transform_support.hpp>
 #include <calx/detail/returned.hpp>
