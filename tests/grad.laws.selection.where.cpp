@@ -1,7 +1,7 @@
 /// @file tests/grad.laws.selection.where.cpp
 /// @brief The differentiation laws (tests/_include/laws.hpp) for where (calx/ops/selection.hpp)
 /// with a real predicate and with < and <= (the other comparisons are in
-/// grad.laws.selection.comparison.cpp), in float and double:
+/// grad.laws.selection.comparison.{0,1}.cpp), in float and double:
 /// jvp and vjp against finite differences, the adjoint identity, jacfwd == jacrev, the
 /// Hessian compositions, JAX's check_grads to order 2 (fwd-of-fwd, fwd-of-rev, rev-of-fwd,
 /// rev-of-rev), linearize and pullbacks.

@@ -569,7 +569,7 @@ struct interval {
 /// instantiates the laws for one family, so that tests/ mirrors include/calx/ops/.
 /// `where` and `comparison` are also calx/ops/selection.hpp's: where, and where with each
 /// comparison as its predicate, in TUs of their own (grad.laws.selection.where.cpp,
-/// grad.laws.selection.comparison.cpp) to keep each TU's compile time down.
+/// grad.laws.selection.comparison.{0,1}.cpp) to keep each TU's compile time down.
 enum class family { arithmetic, exponential, powers, trigonometric, special, selection, where, comparison, mask };
 
 /// One differentiable primitive. `Fn` is the calx function under test (stateless, N

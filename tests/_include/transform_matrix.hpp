@@ -116,17 +116,13 @@ std::vector<std::pair<T, T>> points() {
   return {{T(0.5), T(1.25)}, {T(-1.5), T(0.75)}, {T(2.0), T(-0.5)}, {T(0.0), T(0.25)}, {T(-0.25), T(-2.0)}};
 }
 
+/// Every transform of F and R called on each point.
 template <class T, class F, class R>
-void run(const char* name) {
+void run_calls(const char* name) {
   using calx::argnums;
   INFO("function " << name << ", " << (sizeof(T) == 8 ? "double" : "float"));
   const std::string n = name;
-  std::vector<T> xs, ys, ts, us;
   for (const auto& [x, y] : points<T>()) {
-    xs.push_back(x);
-    ys.push_back(y);
-    ts.push_back(T(0.5) * y);
-    us.push_back(T(1) - x);
     compare(n + " value", F{}(x, y), R{}(x, y));
     compare(n + " grad", calx::grad(F{}, argnums<0, 1>)(x, y), calx::grad(R{}, argnums<0, 1>)(x, y));
     {
@@ -144,7 +140,22 @@ void run(const char* name) {
     compare(n + " jvp(grad)", calx::jvp(dx<F>{}, std::tuple{x, y}, std::tuple{T(1), T(0.5)}),
             calx::jvp(dx<R>{}, std::tuple{x, y}, std::tuple{T(1), T(0.5)}));
   }
-  // Over a runtime batch (SIMD loops, with the decompositions of ops that have no SIMD kernel).
+}
+
+/// F and R over a runtime batch of the points (SIMD loops, with the decompositions of ops
+/// that have no SIMD kernel), under vmap and the transforms that take batches.
+template <class T, class F, class R>
+void run_batches(const char* name) {
+  using calx::argnums;
+  INFO("function " << name << ", " << (sizeof(T) == 8 ? "double" : "float"));
+  const std::string n = name;
+  std::vector<T> xs, ys, ts, us;
+  for (const auto& [x, y] : points<T>()) {
+    xs.push_back(x);
+    ys.push_back(y);
+    ts.push_back(T(0.5) * y);
+    us.push_back(T(1) - x);
+  }
   compare(n + " vmap", calx::vmap(F{})(xs, ys), calx::vmap(R{})(xs, ys));
   compare(n + " vmap(grad)", calx::vmap(calx::grad(F{}, argnums<0, 1>))(xs, ys),
           calx::vmap(calx::grad(R{}, argnums<0, 1>))(xs, ys));
@@ -160,6 +171,13 @@ void run(const char* name) {
   if (std::getenv("CALX_MATRIX_STATS") != nullptr)
     std::fprintf(stderr, "matrix %s %s: worst relative difference so far %.3g\n", name,
                  sizeof(T) == 8 ? "double" : "float", worst<T>);
+}
+
+/// The whole matrix: every transform on each point, then over a batch of them.
+template <class T, class F, class R>
+void run(const char* name) {
+  run_calls<T, F, R>(name);
+  run_batches<T, F, R>(name);
 }
 
 /// `run` on the function objects themselves (F and R deduced without their const).
