@@ -39,9 +39,21 @@ cmake -S . -B "$build_dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Debug 
   -DCMAKE_CXX_FLAGS_DEBUG="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$sanitizers" \
   -DCALX_BUILD_EXAMPLES=OFF -DCALX_BUILD_BENCHMARKS=OFF -DCALX_ENABLE_CUDA=OFF -DCALX_VERIFY_HEADERS=OFF >/dev/null
 
+# A test split into parts for its compile budget (tests/<name>.<k>.cpp) is named by its base
+# name and runs all its parts.
+names=()
+for t in "${tests[@]}"; do
+  if [[ -f tests/$t.cpp ]]; then
+    names+=("$t")
+  else
+    parts=(tests/"$t".[0-9]*.cpp)
+    [[ -f ${parts[0]} ]] || { echo "sanitize: no test '$t' (tests/$t.cpp or tests/$t.<k>.cpp)" >&2; exit 2; }
+    for f in "${parts[@]}"; do names+=("$(basename "$f" .cpp)"); done
+  fi
+done
 targets=()
 regex=""
-for t in "${tests[@]}"; do
+for t in "${names[@]}"; do
   targets+=("test.$t")
   regex+="${regex:+|}^${t//./\\.}\$"
 done

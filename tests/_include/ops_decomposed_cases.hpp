@@ -770,7 +770,7 @@ std::array<T, 3> three_ways(const F& f, T x) {
 
 }  // namespace
 
-// The sign of a zero is checked on the scalar paths only, as in ops.values.cpp: xsimd's
+// The sign of a zero is checked on the scalar paths only, as in ops_values_cases.hpp: xsimd's
 // expm1 and log1p give +0 for -0, so sinh and atanh do too on the SIMD loop.
 #if CALX_TEST_PART == 1
 TEMPLATE_TEST_CASE("signed zeros", "[ops][decomposed][edges]", CALX_TEST_REALS) {

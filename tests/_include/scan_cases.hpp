@@ -128,14 +128,22 @@ TEMPLATE_TEST_CASE("scan: one node, the same whatever the number of steps", "[sc
 }
 #endif
 
-#if CALX_TEST_PART == 0
-TEMPLATE_TEST_CASE("scan: values and every derivative equal the unrolled loop's", "[scan]", CALX_TEST_REALS) {
-  using T = TestType;
+/// Calls `check(x0, d, f, a)` at three starting points, damping d, the forcing as a tensor f
+/// (the scan's) and as an array a (the unrolled loop's).
+template <class T, class Check>
+void at_starting_points(Check check) {
   const auto f = forcing<T>();
   const auto a = as_array(f);
   for (const T x0 : {T(0.4), T(-0.9), T(1.3)}) {
-    const T d = T(0.2);
     INFO("at x0 = " << text(x0));
+    check(x0, T(0.2), f, a);
+  }
+}
+
+#if CALX_TEST_PART == 0
+TEMPLATE_TEST_CASE("scan: values and first derivatives equal the unrolled loop's", "[scan]", CALX_TEST_REALS) {
+  using T = TestType;
+  at_starting_points<T>([](const T x0, const T d, const auto& f, const auto& a) {
     check_close("value", calx::trace(scanned, x0, d, f)(x0, d, f), calx::trace(unrolled, x0, d, a)(x0, d, a), 32);
     const auto g = calx::grad(scanned, calx::argnums<0, 1, 2>)(x0, d, f);
     const auto gu = calx::grad(unrolled, calx::argnums<0, 1, 2>)(x0, d, a);
@@ -153,19 +161,29 @@ TEMPLATE_TEST_CASE("scan: values and every derivative equal the unrolled loop's"
     check_close("vjp damping", std::get<1>(ct), T(3) * std::get<1>(gu), 32);
     check_close("jacfwd x0", calx::jacfwd(scanned)(x0, d, f), std::get<0>(gu), 32);
     check_close("jacrev x0", calx::jacrev(scanned)(x0, d, f), std::get<0>(gu), 32);
+  });
+}
+#endif
+
+// Part 1: the second derivatives of case 2's scan (a TU of its own: with the first order,
+// 46-48 CPU s in CI's build of c2962d0).
+#if CALX_TEST_PART == 1
+TEMPLATE_TEST_CASE("scan: the hessian equals the unrolled loop's", "[scan]", CALX_TEST_REALS) {
+  using T = TestType;
+  at_starting_points<T>([](const T x0, const T d, const auto& f, const auto& a) {
     // The output is a rank-0 tensor: the hessian is ((h00, h01), (h10, h11)) of rank-0 tensors, as JAX.
     const auto h = calx::hessian(scanned, calx::argnums<0, 1>)(x0, d, f);
     const auto hu = calx::hessian(unrolled, calx::argnums<0, 1>)(x0, d, a);
     check_close("hessian x0 x0", std::get<0>(std::get<0>(h)), std::get<0>(std::get<0>(hu)), 32);
     check_close("hessian x0 d", std::get<1>(std::get<0>(h)), std::get<1>(std::get<0>(hu)), 32);
     check_close("hessian d d", std::get<1>(std::get<1>(h)), std::get<1>(std::get<1>(hu)), 32);
-  }
+  });
 }
 #endif
 
 constexpr auto fx = [](auto x, const auto& force) { return scanned(x, 0.5 * x, force); };
 
-#if CALX_TEST_PART == 1
+#if CALX_TEST_PART == 2
 TEMPLATE_TEST_CASE("scan: check_grads, orders 1 and 2", "[scan]", CALX_TEST_REALS) {
   using T = TestType;
   const T eps = std::numeric_limits<T>::epsilon();
@@ -198,7 +216,7 @@ constexpr auto final_product_unrolled = [](auto x, const auto& g) {
   for (std::size_t i = 0; i < steps; ++i) c = step(c, g[i]).first;
   return c[0] * c[1];
 };
-#if CALX_TEST_PART == 1
+#if CALX_TEST_PART == 2
 TEMPLATE_TEST_CASE("scan: vmap runs the scan across SIMD lanes", "[scan][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   const auto f = forcing<T>();
@@ -228,7 +246,7 @@ TEMPLATE_TEST_CASE("scan: vmap runs the scan across SIMD lanes", "[scan][vmap]",
 }
 #endif
 
-#if CALX_TEST_PART == 2
+#if CALX_TEST_PART == 3
 TEMPLATE_TEST_CASE("scan: structured inputs and outputs; plain numbers", "[scan]", CALX_TEST_REALS) {
   using T = TestType;
   // two inputs per step (a pair of tensors), two outputs (a pair, stacked into two tensors)
@@ -285,7 +303,7 @@ T with_inner_loop_reference(T c, const calx::tensor<T, 4>& xs) {
   return c + total;
 }
 
-#if CALX_TEST_PART == 2
+#if CALX_TEST_PART == 3
 TEMPLATE_TEST_CASE("scan: a loop in the step, its per-step input an operand of the inner loop", "[scan][vmap]", CALX_TEST_REALS) {
   using T = TestType;
   calx::tensor<T, 4> xs;

@@ -10,7 +10,7 @@
 ///   Laplace's continued fraction, erfc(x) = exp(-x²)/√π · 1/(x + ½/(x + 1/(x + 3/2/(...)))),
 ///   with exp(-x²) split so that its large part is exact (within 5 ulp of libm). Elsewhere
 ///   xsimd's double erfc stays within ~3.5e4 ulp (about 8e-12 relative) of libm's, which
-///   calx accepts to keep Black-Scholes-style code vectorised (tests/ops.values.cpp);
+///   calx accepts to keep Black-Scholes-style code vectorised (tests/_include/ops_values_cases.hpp);
 /// - log: subnormal x in double (xsimd ignores the extra exponent range).
 #ifndef CALX_SIMD_MATH_HPP
 #define CALX_SIMD_MATH_HPP

@@ -1,9 +1,12 @@
-/// @file tests/ops.values.cpp
-/// @brief Every primitive's value against <cmath>, for float and double, three ways:
+/// @file tests/_include/ops_values_cases.hpp
+/// @brief The cases of tests/ops.values.*.cpp, one precision per translation unit for the
+/// compile budget (each TU defines CALX_TEST_PART, 0 or 1, and CALX_TEST_REALS, float or
+/// double, and includes this; part 0 also has the cases that are not per precision).
+/// Every primitive's value against <cmath>, for float and double, three ways:
 /// untransformed (`calx::sin(x)` on a plain number), through a traced program called
 /// with scalars, and through the same program called with `xsimd::batch<T>` (one sample
 /// per lane). Driven by the table in `_include/primitives.hpp`: each row becomes one test
-/// case per precision, tagged with the op's name (run one with `ops.values "[sin]"`).
+/// case per precision, tagged with the op's name (run one with `ops.values.0 "[sin]"`, float, or `ops.values.1`, double).
 ///
 /// Tolerances. The scalar paths call the very <cmath> function the reference calls, in
 /// the same precision and order, so they must match exactly (NaN as NaN, infinities and
@@ -15,6 +18,9 @@
 /// Constant folding: the IR folds constants in double, so a program that combines two
 /// constants may round differently from float arithmetic. No program here does: every
 /// operand is an input, and the comparisons' 1.0 and 0.0 are exact in float.
+
+#ifndef CALX_TESTS_OPS_VALUES_CASES_HPP
+#define CALX_TESTS_OPS_VALUES_CASES_HPP
 
 #include <_include/float_compare.hpp>
 #include <_include/primitives.hpp>
@@ -124,8 +130,8 @@ bool register_primitive_tests(const char* precision, std::index_sequence<I...>) 
   return true;
 }
 
-const bool registered = register_primitive_tests<float>("float", std::make_index_sequence<primitive_count>{}) &&
-                        register_primitive_tests<double>("double", std::make_index_sequence<primitive_count>{});
+const bool registered = register_primitive_tests<CALX_TEST_REALS>(std::is_same_v<CALX_TEST_REALS, float> ? "float" : "double",
+                                                                  std::make_index_sequence<primitive_count>{});
 
 /// Runs `check(row)` on the row called `name`.
 template <class F>
@@ -179,7 +185,7 @@ const spelled_edge spelled_edges[] = {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("edge values named in the spec, on every path", "[ops][values][edges]", float, double) {
+TEMPLATE_TEST_CASE("edge values named in the spec, on every path", "[ops][values][edges]", CALX_TEST_REALS) {
   using T = TestType;
   using batch = xsimd::batch<T>;
   for (const spelled_edge& e : spelled_edges) {
@@ -207,6 +213,7 @@ TEMPLATE_TEST_CASE("edge values named in the spec, on every path", "[ops][values
   }
 }
 
+#if CALX_TEST_PART == 0
 TEST_CASE("untransformed calls keep the argument's precision", "[ops][values]") {
   STATIC_REQUIRE(std::is_same_v<decltype(calx::sin(1.0f)), float>);
   STATIC_REQUIRE(std::is_same_v<decltype(calx::sin(1.0)), double>);
@@ -237,3 +244,6 @@ TEST_CASE("a program evaluates each lane of a batch independently", "[ops][value
     CHECK(within_ulps(out[l], p(xs[l], ys[l]), 4));
   }
 }
+#endif
+
+#endif  // CALX_TESTS_OPS_VALUES_CASES_HPP
