@@ -6,7 +6,8 @@
 /// untransformed (`calx::sin(x)` on a plain number), through a traced program called
 /// with scalars, and through the same program called with `xsimd::batch<T>` (one sample
 /// per lane). Driven by the table in `_include/primitives.hpp`: each row becomes one test
-/// case per precision, tagged with the op's name (run one with `ops.values.0 "[sin]"`, float, or `ops.values.1`, double).
+/// case per precision, tagged with the op's name (run one with `ops.values.0 "[sin]"`, float,
+/// or `ops.values.1 "[sin]"`, double).
 ///
 /// Tolerances. The scalar paths call the very <cmath> function the reference calls, in
 /// the same precision and order, so they must match exactly (NaN as NaN, infinities and
@@ -112,10 +113,11 @@ void primitive_values() {
   }
 }
 
-/// One Catch test case per row and precision, named and tagged after the op.
+/// One Catch test case per row in precision `T`, named and tagged after the op.
 template <class T, std::size_t... I>
-bool register_primitive_tests(const char* precision, std::index_sequence<I...>) {
+bool register_primitive_tests(std::index_sequence<I...>) {
   static std::deque<std::string> strings;  // Catch keeps references to the names
+  const char* precision = std::is_same_v<T, float> ? "float" : "double";
   (
       [&] {
         const char* op = std::get<I>(primitives).name;
@@ -130,8 +132,7 @@ bool register_primitive_tests(const char* precision, std::index_sequence<I...>) 
   return true;
 }
 
-const bool registered = register_primitive_tests<CALX_TEST_REALS>(std::is_same_v<CALX_TEST_REALS, float> ? "float" : "double",
-                                                                  std::make_index_sequence<primitive_count>{});
+const bool registered = register_primitive_tests<CALX_TEST_REALS>(std::make_index_sequence<primitive_count>{});
 
 /// Runs `check(row)` on the row called `name`.
 template <class F>
