@@ -8,7 +8,7 @@
 #include <calx/math.hpp>
 #include <calx/ops/arithmetic.hpp>
 #include <calx/ops/reduction.hpp>
-#include <calx/ops/tensor_reductions.hpp>
+#include <calx/tensor/reductions.hpp>
 #include <calx/tracer.hpp>
 
 #include <array>

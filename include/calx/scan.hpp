@@ -15,7 +15,7 @@
 #include <calx/detail/call/trace_source.hpp>
 #include <calx/detail/diagnostics.hpp>
 #include <calx/detail/invalid_program.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/fori_loop.hpp>
 #include <calx/tensor_type.hpp>
 #include <calx/tracer.hpp>

@@ -4,10 +4,10 @@
 #ifndef CALX_TENSOR_HPP
 #define CALX_TENSOR_HPP
 
-#include <calx/ops/tensor_contractions.hpp>
-#include <calx/ops/tensor_layout.hpp>
-#include <calx/ops/tensor_logical.hpp>
-#include <calx/ops/tensor_reductions.hpp>
+#include <calx/tensor/contractions.hpp>
+#include <calx/tensor/layout.hpp>
+#include <calx/tensor/logical.hpp>
+#include <calx/tensor/reductions.hpp>
 #include <calx/tensor_type.hpp>
 
 #endif // CALX_TENSOR_HPP

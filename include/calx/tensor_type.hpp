@@ -12,7 +12,7 @@
 
 #include <calx/config.hpp>
 #include <calx/detail/ir/shape.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/detail/returned.hpp>
 #include <calx/detail/tensor/tracing.hpp>
 #include <calx/math.hpp>

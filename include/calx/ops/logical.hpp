@@ -5,7 +5,7 @@
 /// `!` / `~` on traced masks, as NumPy and JAX write them. A mask has no derivative, so
 /// these ops have no rules: they only choose (through `where`, `cond` or a `while_loop`
 /// predicate) where the derivative flows. On tensors of masks, and `calx::any` /
-/// `calx::all`: ops/tensor_logical.hpp.
+/// `calx::all`: tensor/logical.hpp.
 #ifndef CALX_OPS_LOGICAL_HPP
 #define CALX_OPS_LOGICAL_HPP
 
@@ -61,7 +61,7 @@ constexpr std::conditional_t<(std::same_as<A, bool_tracer> || ...), bool_tracer,
 }
 
 /// `Op` elementwise on masks at least one of which is a tensor, broadcast (defined in
-/// ops/tensor_logical.hpp, which calx/tensor.hpp includes).
+/// tensor/logical.hpp, which calx/tensor.hpp includes).
 template <class Op, class... A>
 constexpr auto tensor_mask_apply(const A&... a);
 

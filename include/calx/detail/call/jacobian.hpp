@@ -16,7 +16,7 @@
 #include <calx/detail/call/loop_op.hpp>
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/ir.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/detail/passes/autodiff.hpp>
 #include <calx/detail/passes/expand.hpp>
 #include <calx/detail/passes/replay.hpp>

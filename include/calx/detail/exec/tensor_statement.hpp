@@ -14,7 +14,7 @@
 #include <calx/detail/exec/node_kernel.hpp>
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/shape.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/ops/selection.hpp>
 #include <calx/detail/static_for.hpp>
 

@@ -92,7 +92,7 @@ enum class batch_role : unsigned char { elementwise, sum, size };
 
 /// Tensor ops: each node's statement is its own loop over its shape (detail/exec/
 /// tensor_statement.hpp), and its shape and attribute are set where it is recorded
-/// (detail/ops/tensor_ops.hpp), not by broadcasting its operands.
+/// (detail/tensor/ir_ops.hpp), not by broadcasting its operands.
 enum class tensor_op : unsigned char {
   none,       ///< elementwise (every scalar op), or structural (input, constant, get)
   broadcast,  ///< NumPy broadcast of the operand to the node's shape
@@ -219,7 +219,7 @@ constexpr op_info get_info() {
           .linear_in = 1, .jointly_linear = true};
 }
 
-// The tensor ops (defined with their rules in detail/ops/tensor_ops.hpp). `broadcast` is
+// The tensor ops (defined with their rules in detail/tensor/ir_ops.hpp). `broadcast` is
 // declared here because recording any elementwise op may insert one.
 constexpr op_info broadcast_info();
 

@@ -8,7 +8,7 @@
 
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/ir.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 
 #include <array>
 #include <charconv>

@@ -9,7 +9,7 @@
 
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/op_info.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 
 #include <cstddef>
 #include <vector>

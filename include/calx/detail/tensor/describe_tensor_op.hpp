@@ -12,7 +12,7 @@
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/op_info.hpp>
 #include <calx/detail/ops/describe.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/detail/tensor/tracing.hpp>
 #include <calx/op_traits.hpp>
 

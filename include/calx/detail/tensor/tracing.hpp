@@ -11,7 +11,7 @@
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/ops/describe.hpp>
-#include <calx/detail/ops/tensor_ops.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/detail/returned.hpp>
 #include <calx/math.hpp>
 #include <calx/tracer.hpp>

@@ -1,4 +1,4 @@
-/// @file detail/ops/tensor_ops.hpp
+/// @file detail/tensor/ir_ops.hpp
 /// @brief The tensor ops of the IR: broadcast, reduce_sum, tensordot, transpose, reshape,
 /// index and pack. Each is one node however many elements it touches (the IR grows with the
 /// program, not with shapes); its attribute (an axis, an element, a contraction) is the
@@ -6,8 +6,8 @@
 /// are written on node ids and read those attributes from the result node `y`. Elementwise
 /// ops need no tensor rules: recording one broadcasts its operands to a common shape
 /// (`broadcast_operands`), and the transpose of that broadcast is a reduce_sum.
-#ifndef CALX_DETAIL_OPS_TENSOR_OPS_HPP
-#define CALX_DETAIL_OPS_TENSOR_OPS_HPP
+#ifndef CALX_DETAIL_TENSOR_IR_OPS_HPP
+#define CALX_DETAIL_TENSOR_IR_OPS_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
@@ -450,4 +450,4 @@ constexpr op_info pack_info() { return tensor_info("pack", tensor_op::pack, 0, ~
 }  // namespace detail
 CALX_END_NAMESPACE
 
-#endif // CALX_DETAIL_OPS_TENSOR_OPS_HPP
+#endif // CALX_DETAIL_TENSOR_IR_OPS_HPP

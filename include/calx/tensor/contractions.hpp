@@ -1,8 +1,8 @@
-/// @file ops/tensor_contractions.hpp
+/// @file tensor/contractions.hpp
 /// @brief Contractions of tensors: `matvec`, `matmul`, `dot` and `outer`, each one `tensordot` node
-/// (detail/ops/tensor_ops.hpp); a mismatch of inner extents is one compile error naming both shapes.
-#ifndef CALX_OPS_TENSOR_CONTRACTIONS_HPP
-#define CALX_OPS_TENSOR_CONTRACTIONS_HPP
+/// (detail/tensor/ir_ops.hpp); a mismatch of inner extents is one compile error naming both shapes.
+#ifndef CALX_TENSOR_CONTRACTIONS_HPP
+#define CALX_TENSOR_CONTRACTIONS_HPP
 
 #include <calx/config.hpp>
 #include <calx/tensor_type.hpp>
@@ -79,4 +79,4 @@ constexpr tensor<T, M, N> outer(const tensor<T, M>& a, const tensor<T, N>& b) {
 
 CALX_END_NAMESPACE
 
-#endif // CALX_OPS_TENSOR_CONTRACTIONS_HPP
+#endif // CALX_TENSOR_CONTRACTIONS_HPP

@@ -1,10 +1,14 @@
-/// @file tests/composition.cpp
-/// @brief Transforms of transforms: grad³ against closed forms, jvp of grad, grad of jvp,
-/// vjp and linearize inside a traced function, jacfwd(jacrev(f)) on vector functions,
-/// perturbation confusion (an inner transform receives the outer tracer through its
-/// arguments and must not mix the two perturbations), stop_gradient inside nested
-/// transforms, and the IR size of derivatives of order 1 to 4. The differentiation laws
-/// on composite functions are in grad.laws.composite.cpp.
+/// @file tests/_include/composition_cases.hpp
+/// @brief The cases of tests/composition.*.cpp, split into translation units for the
+/// compile budget (each TU defines CALX_TEST_PART and includes this): transforms of
+/// transforms: grad³ against closed forms, jvp of grad, grad of jvp, vjp and linearize
+/// inside a traced function, jacfwd(jacrev(f)) on vector functions, perturbation confusion
+/// (an inner transform receives the outer tracer through its arguments and must not mix
+/// the two perturbations), stop_gradient inside nested transforms, and the IR size of
+/// derivatives of order 1 to 4. The differentiation laws on composite functions are in
+/// grad.laws.composite.*.cpp.
+#ifndef CALX_TESTS_COMPOSITION_CASES_HPP
+#define CALX_TESTS_COMPOSITION_CASES_HPP
 
 #include <_include/float_compare.hpp>
 #include <_include/ir_inspect.hpp>
@@ -37,6 +41,7 @@ constexpr auto grad3(F f) {
   return calx::grad(calx::grad(calx::grad(f)));
 }
 
+#if CALX_TEST_PART == 0  // grad³
 TEST_CASE("grad(grad(grad(f))) on polynomials: exact", "[transform][composition][higher_order]") {
   // Small integers and dyadic points: every operation is exact, so the results are too.
   constexpr auto p5 = [](auto x) { return x * x * x * x * x; };
@@ -75,6 +80,9 @@ TEST_CASE("grad(grad(grad(f))) on transcendental functions", "[transform][compos
     CHECK(near(grad3([](auto t) { return calx::pow(t, 3.5); })(x), 3.5 * 2.5 * 1.5 * std::pow(x, 0.5)));
   }
 }
+#endif
+
+#if CALX_TEST_PART == 0  // jvp of grad, grad of jvp
 
 constexpr auto exp_sin = [](auto x) { return calx::exp(x) * calx::sin(x); };  // f'' = 2 eˣ cos x
 // Reverse over forward: the jvp's tangent as a function of the primal.
@@ -112,6 +120,9 @@ TEST_CASE("jvp of grad, grad of jvp: the second derivative in a direction", "[tr
   }
 }
 
+#endif
+
+#if CALX_TEST_PART == 0  // jacfwd(jacrev)
 TEST_CASE("jacfwd(jacrev(f)) on a vector function: the second-derivative tensor", "[transform][composition]") {
   // F(x, y) = (x² y, sin(x y)): T[o][i][j] = ∂²F_o / ∂i ∂j.
   constexpr auto F = [](auto x, auto y) { return std::tuple{x * x * y, calx::sin(x * y)}; };
@@ -153,6 +164,9 @@ TEST_CASE("jacfwd(jacrev(f)) on a vector function: the second-derivative tensor"
   }
 }
 
+#endif
+
+#if CALX_TEST_PART == 1  // perturbation confusion, stop_gradient
 // ---------------------------------------------------------------------------------------
 // Perturbation confusion: nested transforms must keep their perturbations apart.
 
@@ -219,6 +233,9 @@ TEST_CASE("stop_gradient inside nested transforms", "[transform][composition][st
   CHECK(calx::grad(m)(x) == x * x);
 }
 
+#endif
+
+#if CALX_TEST_PART == 1  // IR size of grad^k
 // ---------------------------------------------------------------------------------------
 // IR size of derivatives of order 1 to 4.
 
@@ -256,4 +273,8 @@ TEST_CASE("IR size of grad^k of Black-Scholes, k = 0..4", "[transform][compositi
   CHECK(rel(bs4{}(S, K, r, sigma, T), d4));
 }
 
+#endif
+
 }  // namespace
+
+#endif  // CALX_TESTS_COMPOSITION_CASES_HPP

@@ -1,12 +1,12 @@
-/// @file ops/tensor_reductions.hpp
+/// @file tensor/reductions.hpp
 /// @brief Reductions of tensors over every axis or one: sums (`calx::sum` and `calx::mean`, in
 /// calx/reduce.hpp, call `detail::sum_over`), `max`, `min` and `prod`; and `logsumexp`,
 /// `softmax`, `log_softmax` and `norm`, written with them so that their rules come along.
-#ifndef CALX_OPS_TENSOR_REDUCTIONS_HPP
-#define CALX_OPS_TENSOR_REDUCTIONS_HPP
+#ifndef CALX_TENSOR_REDUCTIONS_HPP
+#define CALX_TENSOR_REDUCTIONS_HPP
 
 #include <calx/config.hpp>
-#include <calx/ops/tensor_layout.hpp>
+#include <calx/tensor/layout.hpp>
 #include <calx/tensor_type.hpp>
 
 #include <cstddef>
@@ -142,4 +142,4 @@ constexpr auto prod(const X& x, const Axis&...) {
 
 CALX_END_NAMESPACE
 
-#endif // CALX_OPS_TENSOR_REDUCTIONS_HPP
+#endif // CALX_TENSOR_REDUCTIONS_HPP

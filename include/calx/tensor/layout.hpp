@@ -1,8 +1,8 @@
-/// @file ops/tensor_layout.hpp
+/// @file tensor/layout.hpp
 /// @brief Tensors rearranged: `transpose`, `reshape`, `slice`, `take`, `concatenate` and `stack`
 /// (transpose, reshape, slice and pad nodes; concatenation is pads added up).
-#ifndef CALX_OPS_TENSOR_LAYOUT_HPP
-#define CALX_OPS_TENSOR_LAYOUT_HPP
+#ifndef CALX_TENSOR_LAYOUT_HPP
+#define CALX_TENSOR_LAYOUT_HPP
 
 #include <calx/config.hpp>
 #include <calx/detail/diagnostics.hpp>
@@ -208,4 +208,4 @@ constexpr auto stack(const X0& x0, const X&... x) {
 
 CALX_END_NAMESPACE
 
-#endif // CALX_OPS_TENSOR_LAYOUT_HPP
+#endif // CALX_TENSOR_LAYOUT_HPP

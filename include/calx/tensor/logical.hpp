@@ -1,14 +1,14 @@
-/// @file ops/tensor_logical.hpp
+/// @file tensor/logical.hpp
 /// @brief Masks of tensors (`calx::tensor<bool, ...>`, what comparing tensors gives):
 /// `&`, `|`, `~` (and `&&`, `||`, `!`, elementwise as on NumPy arrays),
 /// `calx::logical_and` / `logical_or` / `logical_not` on them, and `calx::any` /
 /// `calx::all` over every axis or one. The ops are those of ops/logical.hpp.
-#ifndef CALX_OPS_TENSOR_LOGICAL_HPP
-#define CALX_OPS_TENSOR_LOGICAL_HPP
+#ifndef CALX_TENSOR_LOGICAL_HPP
+#define CALX_TENSOR_LOGICAL_HPP
 
 #include <calx/config.hpp>
 #include <calx/ops/logical.hpp>
-#include <calx/ops/tensor_reductions.hpp>
+#include <calx/tensor/reductions.hpp>
 #include <calx/tensor_type.hpp>
 
 #include <concepts>
@@ -104,4 +104,4 @@ inline constexpr detail::mask_reduce_fn<min_op> all{};
 
 CALX_END_NAMESPACE
 
-#endif  // CALX_OPS_TENSOR_LOGICAL_HPP
+#endif  // CALX_TENSOR_LOGICAL_HPP
