@@ -79,7 +79,7 @@ struct step_source {
 
 /// A step's program for values `V` (user ops expanded as `V` needs), as codegen runs it.
 template <class Source, class V>
-inline constexpr const auto& program_for_v = materialized<lowered_unchecked_t<Source, V>>::value;
+inline constexpr const auto& program_for_v = materialized<lowered_unchecked_t<Source, V>>::slotted;
 
 /// Records `Op` on operand ids `in` and writes its `n` results' ids to `out` (a loop op is
 /// a tuple node whatever its result count: see `emit_op`).

@@ -158,7 +158,7 @@ CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_valu
     while (start + out.size[v] <= offset[k]) start += out.size[v++];
     op[k] = out.at[v] + (offset[k] - start);
   }
-  evaluate<M::value>(in, op.data());
+  evaluate<M::slotted>(in, op.data());
 }
 
 /// `run_into` on argument structures: their values are the program's inputs, one for one.

@@ -96,7 +96,7 @@ struct ir_key {};
 
 template <class Source>
 struct encoded_ir {
-  static constexpr auto codes = encode_ir(materialized<Source>::value);
+  static constexpr auto codes = encode_ir(materialized<Source>::slotted);
 };
 
 template <class Source, class I = std::make_index_sequence<encoded_ir<Source>::codes.size()>>

@@ -80,8 +80,10 @@ struct graph {
 
   constexpr int operand(int id, int i) const { return operands[nodes[id].first + i]; }
 
-  constexpr std::uint64_t hash(const node& n, const int* in) const {
-    std::uint64_t h = n.op().hash;
+  /// `op_hash` is the op's (`op_info::hash`), passed in by a caller that has the op's
+  /// description at hand: each `op()` call copies the description in constant evaluation.
+  constexpr std::uint64_t hash(const node& n, const int* in, std::uint64_t op_hash) const {
+    std::uint64_t h = op_hash;
     auto mix = [&](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
     mix(static_cast<std::uint64_t>(n.kind) + (n.batched ? 4 : 0));
     for (int i = 0; i < n.arity; ++i) mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i])));
@@ -101,24 +103,30 @@ struct graph {
   }
 
   constexpr void rehash() {
-    table.assign(table.empty() ? 64 : table.size() * 2, -1);
+    table.assign(table.empty() ? 64 : table.size() * 4, -1);
     for (int id = 0; id < static_cast<int>(nodes.size()); ++id)
       if (!nodes[id].is_input()) {
         const std::size_t mask = table.size() - 1;
-        std::size_t i = hash(nodes[id], operands.data() + nodes[id].first) & mask;
+        std::size_t i = hash(nodes[id], operands.data() + nodes[id].first, nodes[id].op().hash) & mask;
         while (table[i] != -1) i = (i + 1) & mask;
         table[i] = id;
       }
   }
 
   /// The id of a node equal to `n` on operands `in[0 .. n.arity)`, adding it if there is none.
-  constexpr int emit(node n, const int* in) {
+  constexpr int emit(const node& n, const int* in) { return emit(n, in, n.op().hash); }
+  constexpr int emit(node n, const int* in, std::uint64_t op_hash) {
     if (2 * (nodes.size() + 1) > table.size()) rehash();
     const std::size_t mask = table.size() - 1;
-    std::size_t i = hash(n, in) & mask;
+    std::size_t i = hash(n, in, op_hash) & mask;
     for (; table[i] != -1; i = (i + 1) & mask)
       if (same(table[i], n, in)) return table[i];
     n.first = static_cast<std::int32_t>(operands.size());
+    // Grown four-fold, not two-fold: in constant evaluation each reallocation copies every
+    // node element by element, and the copies stay allocated until the evaluation ends.
+    if (nodes.size() == nodes.capacity()) nodes.reserve(4 * nodes.size() + 64);
+    if (operands.size() + static_cast<std::size_t>(n.arity) > operands.capacity())
+      operands.reserve(4 * operands.size() + 128 + static_cast<std::size_t>(n.arity));
     for (int k = 0; k < n.arity; ++k) operands.push_back(in[k]);
     nodes.push_back(n);
     table[i] = static_cast<int>(nodes.size()) - 1;
@@ -295,7 +303,7 @@ constexpr int emit_op(graph& g, op_ref ref, int* in) {
     // Elementwise ops are batched when an operand is; reductions over the batch are not.
     n.batched = n.batched || (op.role == batch_role::elementwise && g.nodes[in[i]].batched);
   }
-  return g.emit(n, in);
+  return g.emit(n, in, op.hash);
 }
 
 }  // namespace detail

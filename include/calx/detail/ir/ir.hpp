@@ -20,7 +20,7 @@ namespace detail {
 
 /// A program's IR. Nodes are in topological order; `inputs[k]` is the node of input k and
 /// `outputs[k]` that of output k (a scalar or a whole tensor each); node j reads
-/// `operands[first .. first+arity)`. `slot` is each node's register in straight-line codegen.
+/// `operands[first .. first+arity)`. `slot` is each node's register in straight-line codegen (`materialized::slotted`; -1 elsewhere).
 ///
 /// The call layer moves flat arrays of numbers, one per element: input k fills the flat
 /// positions `input_offset[k] .. input_offset[k + 1]`, output k those from `output_offset[k]`;
@@ -78,6 +78,8 @@ constexpr void finalize(graph& g) {
   std::vector<int> remap(n, -1);
   std::vector<node> kept;
   std::vector<int> operands;
+  kept.reserve(static_cast<std::size_t>(n));
+  operands.reserve(g.operands.size());
   for (int j = 0; j < n; ++j)
     if (live[j]) {
       node m = g.nodes[j];
@@ -87,8 +89,8 @@ constexpr void finalize(graph& g) {
       remap[j] = static_cast<int>(kept.size());
       kept.push_back(m);
     }
-  g.nodes = kept;
-  g.operands = operands;
+  g.nodes = std::move(kept);
+  g.operands = std::move(operands);
   for (int& i : g.inputs) i = remap[i];
   for (int& o : g.outputs) o = remap[o];
   g.table.clear();
@@ -269,6 +271,15 @@ struct materialized {
     const std::vector<std::size_t> in_off = flat_offsets(g, g.inputs), out_off = flat_offsets(g, g.outputs);
     for (std::size_t i = 0; i <= sizes[2]; ++i) r.input_offset[i] = in_off[i];
     for (std::size_t o = 0; o <= sizes[3]; ++o) r.output_offset[o] = out_off[o];
+    return r;
+  }();
+  /// `value` with straight-line code's registers (`allocate_slots`), made only where that
+  /// code is generated: most programs are only read by passes (a primal a derivative is
+  /// made from, an inner program replayed into an outer one) or run by the SIMD executor,
+  /// which plans its own registers, and the allocation was a third of some TUs' constant
+  /// evaluation with g++.
+  static constexpr ir_type slotted = [] {
+    ir_type r = value;
     allocate_slots(r);
     return r;
   }();
