@@ -240,12 +240,13 @@ constexpr int broadcast_to(graph& g, int id, shape to) {
 
 /// A node like `proto` (op, attribute, shape) on operands `in`: how tensor ops, whose
 /// attributes are not operands, are recorded and replayed.
-constexpr int emit_like(graph& g, const node& proto, const int* in) {
+constexpr int emit_like(graph& g, const node& proto, const int* in, std::uint64_t op_hash) {
   node n = proto;
   n.batched = false;
   for (int i = 0; i < n.arity; ++i) n.batched = n.batched || g.nodes[in[i]].batched;
-  return g.emit(n, in);
+  return g.emit(n, in, op_hash);
 }
+constexpr int emit_like(graph& g, const node& proto, const int* in) { return emit_like(g, proto, in, proto.op().hash); }
 
 /// An elementwise op's operands broadcast to one shape (NumPy's rule): an operand of
 /// another shape is replaced by a `broadcast` node, so every elementwise node reads operands
@@ -273,8 +274,11 @@ constexpr shape broadcast_operands(graph& g, const op_info& op, int* in) {
 /// then a hash-consed node. A symbolic zero (-1) left in `in` becomes the constant 0. Returns
 /// the result's id: a tuple node for an op with several results (take them apart with
 /// `graph::get`).
-constexpr int emit_op(graph& g, op_ref ref, int* in) {
-  const op_info op = ref();
+constexpr int emit_op(graph& g, op_ref ref, const op_info& op, int* in);
+constexpr int emit_op(graph& g, op_ref ref, int* in) { return emit_op(g, ref, ref(), in); }
+/// The same with the op's description `op` (`ref()`) at hand: each `ref()` copies it in
+/// constant evaluation, so a pass that has it passes it on.
+constexpr int emit_op(graph& g, op_ref ref, const op_info& op, int* in) {
   if (op.simplify != nullptr) {
     // On the operands as given, before they are broadcast: a scalar constant is still seen
     // as one (x * 1 is x for a tensor x too). A simplification holds elementwise, so its

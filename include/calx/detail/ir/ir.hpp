@@ -239,15 +239,18 @@ struct materialized {
     op_ref missing_rule;
     bool missing_in_reverse;
     void (*refusal)(bool);
+    unsigned expansions;
   };
   static constexpr shape first_run = [] {
     graph g = Source::build();
     finalize(g);
     return shape{{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size(),
                   flat_offsets(g, g.inputs).back(), flat_offsets(g, g.outputs).back()},
-                 g.missing_rule, g.missing_in_reverse, g.refusal};
+                 g.missing_rule, g.missing_in_reverse, g.refusal, expansions_needed(g.nodes, g.nodes.size())};
   }();
   static constexpr std::array<std::size_t, 6> sizes = first_run.sizes;
+  /// Bit `expand_for` k: some op of the program needs decomposing for pass k.
+  static constexpr unsigned expansions = first_run.expansions;
   /// The first op the passes that made this program reached without the rule they needed
   /// (null: none); the transform that made it reports it.
   static constexpr op_ref missing_rule = first_run.missing_rule;

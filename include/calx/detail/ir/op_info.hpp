@@ -208,6 +208,35 @@ constexpr std::uint64_t name_hash(const char* s) {
 /// instantiated. The function is called only when a pass or a backend runs, long after.
 using op_ref = op_info (*)();
 
+/// What a pass needs an op decomposed for (detail/passes/expand.hpp):
+/// - `jvp` / `vjp`: the op has no rule of its own for that mode;
+/// - `scalar`: straight-line code on float or double runs every op with a scalar kernel;
+/// - `simd`: SIMD loops run built-in kernels only.
+enum class expand_for { jvp, vjp, scalar, simd };
+
+constexpr bool needs_expansion(const op_info& op, expand_for why) {
+  if (op.decompose == nullptr) return false;
+  switch (why) {
+    case expand_for::jvp: return op.jvp_from == rule_source::decomposition;
+    case expand_for::vjp: return op.vjp_from == rule_source::decomposition;
+    case expand_for::scalar: return !op.has_scalar_kernel();
+    case expand_for::simd: return !op.is_builtin();
+  }
+  return false;
+}
+
+/// Bit `why` set where an op of `nodes[0 .. n)` needs decomposing for `why`.
+template <class Nodes>
+constexpr unsigned expansions_needed(const Nodes& nodes, std::size_t n) {
+  unsigned bits = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const op_info op = nodes[j].op();
+    for (unsigned why = 0; why < 4; ++why)
+      if (needs_expansion(op, static_cast<expand_for>(why))) bits |= 1u << why;
+  }
+  return bits;
+}
+
 // The three structural ops every graph uses; their traits live in calx/ops/arithmetic.hpp.
 constexpr op_info input_info() { return {.name = "input", .hash = name_hash("input"), .builtin = builtin_code::input}; }
 constexpr op_info constant_info() {

@@ -26,19 +26,6 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-enum class expand_for { jvp, vjp, scalar, simd };
-
-constexpr bool needs_expansion(const op_info& op, expand_for why) {
-  if (op.decompose == nullptr) return false;
-  switch (why) {
-    case expand_for::jvp: return op.jvp_from == rule_source::decomposition;
-    case expand_for::vjp: return op.vjp_from == rule_source::decomposition;
-    case expand_for::scalar: return !op.has_scalar_kernel();
-    case expand_for::simd: return !op.is_builtin();
-  }
-  return false;
-}
-
 template <class Nodes>
 constexpr bool any_needs_expansion(const Nodes& nodes, std::size_t n, expand_for why) {
   for (std::size_t j = 0; j < n; ++j)
@@ -59,16 +46,15 @@ constexpr std::vector<int> expand_round(const R& r, std::size_t n, graph& g, con
       map[j] = in_ids[x.index()];  // whole: the new inputs have the old shapes
     } else if (x.is_get() && parts.has(static_cast<std::size_t>(r.operand(j, 0)))) {
       map[j] = parts.at(static_cast<std::size_t>(r.operand(j, 0)), static_cast<int>(x.value));
-    } else if (needs_expansion(x.op(), why)) {
+    } else if (const op_info op = x.op(); needs_expansion(op, why)) {
       id_buffer in(x.arity);
       for (int i = 0; i < x.arity; ++i) in[i] = map[r.operand(j, i)];
-      const op_info op = x.op();
       if (x.kind == value_kind::tuple)
         op.decompose(g, in.data(), parts.of(j, op.outputs));
       else
         op.decompose(g, in.data(), &map[j]);
     } else {
-      map[j] = replay_node(g, r, j, map);
+      map[j] = replay_node(g, r, j, map, op);
     }
   }
   return map;
@@ -98,10 +84,11 @@ struct expand_source {
   }
 };
 
+/// Read from the program's first build (`materialized::expansions`), so that asking does
+/// not make the program's `value`.
 template <class Inner, expand_for Why>
 constexpr bool expansion_needed() {
-  constexpr const auto& r = materialized<Inner>::value;
-  return any_needs_expansion(r.nodes, r.nodes.size(), Why);
+  return ((materialized<Inner>::expansions >> static_cast<unsigned>(Why)) & 1u) != 0;
 }
 
 /// The program `Inner` ready for `Why`: itself when nothing needs expanding.

@@ -27,20 +27,27 @@ constexpr std::vector<int> inputs_like(graph& g, const R& r, std::size_t first, 
 }
 
 /// Re-emits node `j` of IR `r` into `g`, with `map` giving the ids its operands became.
-/// Inputs are not replayed (the caller maps them).
+/// Inputs are not replayed (the caller maps them). `op` is the node's op's description
+/// (`n.op()`) where the caller has read it already: in constant evaluation each `op()`
+/// copies it.
 template <class IR>
-constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vector<int>& map) {
+constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vector<int>& map, const op_info& op) {
   const node& n = r.nodes[j];
   if (n.is_constant()) return g.constant(n.value, n.kind);
   if (n.is_get()) return g.get(map[r.operand(j, 0)], static_cast<int>(n.value));
   id_buffer in(n.arity);
   for (int i = 0; i < n.arity; ++i) in[i] = map[r.operand(j, i)];
-  if (n.op().tensor != tensor_op::none) return emit_like(g, n, in.data());
-  return emit_op(g, n.op, in.data());
+  if (op.tensor != tensor_op::none) return emit_like(g, n, in.data(), op.hash);
+  return emit_op(g, n.op, op, in.data());
+}
+template <class IR>
+constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vector<int>& map) {
+  const node& n = r.nodes[j];
+  if (n.is_constant()) return g.constant(n.value, n.kind);
+  if (n.is_get()) return g.get(map[r.operand(j, 0)], static_cast<int>(n.value));
+  return replay_node(g, r, j, map, n.op());
 }
 
-/// Re-emits every node of IR `r` into `g`, input i reading node `in_ids[i]` (of its shape);
-/// returns the id each node became.
 template <class IR>
 constexpr std::vector<int> replay_all(const IR& r, graph& g, const std::vector<int>& in_ids) {
   std::vector<int> map(IR::size, -1);
