@@ -21,17 +21,11 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
-
-template <class Nodes>
-constexpr bool any_needs_expansion(const Nodes& nodes, std::size_t n, expand_for why) {
-  for (std::size_t j = 0; j < n; ++j)
-    if (needs_expansion(nodes[j].op(), why)) return true;
-  return false;
-}
 
 /// One round: `r` (an IR or a graph of `n` nodes) replayed into `g` with every node that
 /// needs it replaced by its decomposition; `in_ids` are the new graph's inputs.
@@ -71,14 +65,14 @@ struct expand_source {
     const std::vector<int> map = expand_round(r, IR::size, g, in_ids, Why);
     g.outputs_from(r, r.outputs, map);
     // Decompositions may use ops that need expanding too: repeat on the result.
-    for (int round = 0; any_needs_expansion(g.nodes, g.nodes.size(), Why); ++round) {
+    for (int round = 0; (expansions_needed(g.nodes, g.nodes.size()) >> static_cast<unsigned>(Why)) & 1u; ++round) {
       if (round == 32)
         trace_error("calx: op decompositions nest more than 32 deep (does a decomposition use its own op?)");
       graph h;
       const std::vector<int> hin = inputs_like(h, g, 0, g.inputs.size());
       const std::vector<int> m = expand_round(g, g.nodes.size(), h, hin, Why);
       for (int o : g.outputs) h.output(o < 0 ? -1 : m[o], o < 0 ? shape{} : g.nodes[o].dims);
-      g = h;
+      g = std::move(h);
     }
     return g;
   }
