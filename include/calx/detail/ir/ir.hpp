@@ -20,7 +20,8 @@ namespace detail {
 
 /// A program's IR. Nodes are in topological order; `inputs[k]` is the node of input k and
 /// `outputs[k]` that of output k (a scalar or a whole tensor each); node j reads
-/// `operands[first .. first+arity)`. `slot` is each node's register in straight-line codegen (`materialized::slotted`; -1 elsewhere).
+/// `operands[first .. first+arity)`. `slot` is each node's register in straight-line codegen
+/// (`materialized::slotted`; -1 elsewhere).
 ///
 /// The call layer moves flat arrays of numbers, one per element: input k fills the flat
 /// positions `input_offset[k] .. input_offset[k + 1]`, output k those from `output_offset[k]`;

@@ -237,6 +237,9 @@ constexpr unsigned expansions_needed(const Nodes& nodes, std::size_t n) {
   return bits;
 }
 
+/// Whether `bits` (of `expansions_needed`) asks for decomposing for `why`.
+constexpr bool expansion_bit(unsigned bits, expand_for why) { return ((bits >> static_cast<unsigned>(why)) & 1u) != 0; }
+
 // The three structural ops every graph uses; their traits live in calx/ops/arithmetic.hpp.
 constexpr op_info input_info() { return {.name = "input", .hash = name_hash("input"), .builtin = builtin_code::input}; }
 constexpr op_info constant_info() {

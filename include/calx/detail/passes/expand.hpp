@@ -65,7 +65,7 @@ struct expand_source {
     const std::vector<int> map = expand_round(r, IR::size, g, in_ids, Why);
     g.outputs_from(r, r.outputs, map);
     // Decompositions may use ops that need expanding too: repeat on the result.
-    for (int round = 0; (expansions_needed(g.nodes, g.nodes.size()) >> static_cast<unsigned>(Why)) & 1u; ++round) {
+    for (int round = 0; expansion_bit(expansions_needed(g.nodes, g.nodes.size()), Why); ++round) {
       if (round == 32)
         trace_error("calx: op decompositions nest more than 32 deep (does a decomposition use its own op?)");
       graph h;
@@ -82,7 +82,7 @@ struct expand_source {
 /// not make the program's `value`.
 template <class Inner, expand_for Why>
 constexpr bool expansion_needed() {
-  return ((materialized<Inner>::expansions >> static_cast<unsigned>(Why)) & 1u) != 0;
+  return expansion_bit(materialized<Inner>::expansions, Why);
 }
 
 /// The program `Inner` ready for `Why`: itself when nothing needs expanding.
