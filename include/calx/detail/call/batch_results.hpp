@@ -47,11 +47,17 @@ struct split_result<Program, std::pair<A, B>, L, First> {
   using type = std::pair<typename split_result<Program, A, L, First>::type,
                          typename split_result<Program, B, L, First + leaf_count_v<A>>::type>;
 };
+// A class, not a lambda in decltype: clang 14 crashes reading such a type alias back from a
+// precompiled header.
+template <class Program, class L, std::size_t First, class Seq, class... T>
+struct split_tuple;
+template <class Program, class L, std::size_t First, std::size_t... I, class... T>
+struct split_tuple<Program, L, First, std::index_sequence<I...>, T...> {
+  using type = std::tuple<typename split_result<Program, T, L, First + leaf_offsets<T...>[I]>::type...>;
+};
 template <class Program, class... T, class L, std::size_t First>
 struct split_result<Program, std::tuple<T...>, L, First> {
-  using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::tuple<typename split_result<Program, T, L, First + leaf_offsets<T...>[I]>::type...>{};
-  }(std::index_sequence_for<T...>{}));
+  using type = typename split_tuple<Program, L, First, std::index_sequence_for<T...>, T...>::type;
 };
 
 /// Runs `Program` on `args` (leaves numbers or batches); `Spec` is the traced structure of

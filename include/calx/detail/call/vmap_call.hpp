@@ -50,16 +50,24 @@ struct vmap_result {
     collect_dest<Out, L, OAx::axes[0] == none>(d, out, batch, "calx::vmap");
   }
 };
+// std::tuple<Element<I>...>, or the pair of Element<0> and Element<1>. A class, not a lambda
+// in decltype: clang 14 crashes reading such a type alias back from a precompiled header.
+template <template <std::size_t> class Element, class Seq, bool Pair>
+struct tuple_of_elements;
+template <template <std::size_t> class Element, std::size_t... I>
+struct tuple_of_elements<Element, std::index_sequence<I...>, false> {
+  using type = std::tuple<Element<I>...>;
+};
+template <template <std::size_t> class Element>
+struct tuple_of_elements<Element, std::index_sequence<0, 1>, true> {
+  using type = std::pair<Element<0>, Element<1>>;
+};
 template <class Out, class L, class Batch, class OAx>
 struct vmap_result<Out, L, Batch, OAx, true> {
   template <std::size_t I>
   using element = typename result_of<std::tuple_element_t<I, Out>, L, Batch, OAx::axes[I] == none>::type;
-  using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
-    if constexpr (requires { typename Out::first_type; })
-      return std::pair<element<0>, element<1>>{};
-    else
-      return std::tuple<element<I>...>{};
-  }(std::make_index_sequence<std::tuple_size_v<Out>>{}));
+  using type = typename tuple_of_elements<element, std::make_index_sequence<std::tuple_size_v<Out>>,
+                                          requires { typename Out::first_type; }>::type;
   template <class D>
   static constexpr bool accepts = [] {
     using DD = std::remove_cvref_t<D>;

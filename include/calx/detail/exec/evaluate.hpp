@@ -126,33 +126,24 @@ struct register_writer {
 template <const auto& IR>
 inline constexpr auto statement_order = straight_line_order(IR);
 
-/// The statement at position P (a function object rather than a lambda: device code calls
-/// it; one function per node, not two: each costs compile time).
-template <const auto& IR, class In, class Regs>
-struct step_fn {
-  Regs& r;
-  In in;
-  template <std::size_t P>
-  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, P>) const {
-    constexpr auto J = static_cast<std::size_t>(statement_order<IR>[P]);
-    using T = std::remove_cvref_t<decltype(r.real[0])>;
-    using M = std::remove_cvref_t<decltype(r.mask[0])>;
-    constexpr int slot = IR.nodes[J].slot;
-    // Ops are told apart by `builtin` codes here: device code may read a descriptor's
-    // fields in constant expressions, but not take a host variable's address.
-    constexpr int code = IR.nodes[J].op().builtin;
-    if constexpr (code == builtin_code::input) {
-      // read in place by register_reader
-    } else if constexpr (code == builtin_code::constant && IR.nodes[J].kind == value_kind::boolean) {
-      r.mask[slot] = M(IR.nodes[J].value != 0.0);
-    } else if constexpr (code == builtin_code::constant) {
-      r.real[slot] = T(IR.nodes[J].value);
-    } else {
-      node_statement<IR, J>(register_reader<IR, Regs, In>{r, in},
-                            register_writer<Regs, IR.nodes[J].kind == value_kind::boolean>{r, slot});
-    }
-  }
-};
+/// The statements at positions Base + P... of `statement_order`, as one fold of
+/// `node_statement` calls: a node is one function for the compiler to instantiate, not two
+/// (node_statement reads an input in place and writes a constant's register itself).
+template <const auto& IR, std::size_t Base, class In, class Regs, std::size_t... P>
+CALX_HOST_DEVICE CALX_INLINE void statements(Regs& r, const In& in, std::index_sequence<P...>) {
+  (node_statement<IR, static_cast<std::size_t>(statement_order<IR>[Base + P])>(
+       register_reader<IR, Regs, In>{r, in},
+       register_writer<Regs, IR.nodes[statement_order<IR>[Base + P]].kind == value_kind::boolean>{
+           r, std::integral_constant<int, IR.nodes[statement_order<IR>[Base + P]].slot>::value}),
+   ...);
+}
+
+template <const auto& IR, class In, class Regs, std::size_t... B>
+CALX_HOST_DEVICE CALX_INLINE void statement_blocks(Regs& r, const In& in, std::index_sequence<B...>) {
+  constexpr std::size_t N = std::remove_cvref_t<decltype(IR)>::size;
+  (statements<IR, B * fold_block>(r, in, std::make_index_sequence<(N - B * fold_block < fold_block ? N - B * fold_block : fold_block)>{}),
+   ...);
+}
 
 /// Output K (every element of its node), to `out[K][e]`; with `Values`, a scalar output to
 /// `out[K]`.
@@ -179,7 +170,8 @@ struct output_fn {
 template <const auto& IR, class In, class Regs, class Out, bool Values = false>
 CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, In in, Out out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
-  static_for<IRT::size>(step_fn<IR, In, Regs>{r, in});
+  static_assert(IRT::size <= fold_block * 255, "calx: a program of more than 32640 nodes is too large to compile");
+  statement_blocks<IR>(r, in, std::make_index_sequence<(IRT::size + fold_block - 1) / fold_block>{});
   static_for<IRT::output_leaves>(output_fn<IR, In, Regs, Out, Values>{r, in, out});
 }
 

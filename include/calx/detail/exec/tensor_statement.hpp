@@ -154,7 +154,15 @@ CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put)
   constexpr node n = IR.nodes[J];
   constexpr tensor_op kind = n.op().tensor;
   constexpr int size = n.size();
-  if constexpr (n.op().builtin == builtin_code::get) {  // result `value` of a tuple node
+  if constexpr (n.op().builtin == builtin_code::input) {
+    // read in place: `get` of an input reads the caller's memory
+  } else if constexpr (n.op().builtin == builtin_code::constant) {
+    using V = std::remove_cvref_t<decltype(get(operand_c<static_cast<int>(J)>{}, 0))>;
+    if constexpr (n.kind == value_kind::boolean)
+      put(0, V(n.value != 0.0));
+    else
+      put(0, V(n.value));
+  } else if constexpr (n.op().builtin == builtin_code::get) {  // result `value` of a tuple node
     constexpr int offset = IR.nodes[IR.operand(J, 0)].op().result_offset(static_cast<int>(n.value));
     for (int e = 0; e < size; ++e) put(e, get(operand_c<IR.operand(J, 0)>{}, offset + e));
   } else if constexpr (n.op().has_results_kernel()) {
