@@ -642,11 +642,16 @@ inline constexpr auto rows = std::make_tuple(
     row(family::exponential, "expm1", calx::expm1, sym3),
     row(family::exponential, "sqrt", calx::sqrt, {0.2, 5}),
     row(family::exponential, "rsqrt", calx::rsqrt, {0.2, 5}),
+    // Away from the origin, where hypot has a kink (its partials there are JAX's 1/2).
+    row(family::powers, "hypot", calx::hypot, sym3, sym3, off_origin),
     row(family::powers, "exp2", calx::exp2, sym3),
     row(family::powers, "log2", calx::log2, {0.2, 5}),
     row(family::powers, "log10", calx::log10, {0.2, 5}),
     // Both signs, away from the kink at 0 (cbrt'(0) is inf).
     row(family::powers, "cbrt", calx::cbrt, {0.2, 5, true}),
+    row(family::powers, "square", calx::square, sym3),
+    // Both signs, away from the pole at 0.
+    row(family::powers, "reciprocal", calx::reciprocal, {0.5, 3, true}),
     row(family::trigonometric, "sin", calx::sin, sym3),
     row(family::trigonometric, "cos", calx::cos, sym3),
     // |x| <= 1.2: tan' <= 8.4 and the third derivative <= 400.
