@@ -16,6 +16,15 @@ namespace detail {
 
 inline constexpr std::size_t fold_block = 128;
 
+/// How many blocks N calls take, and how many calls block B holds.
+constexpr std::size_t fold_block_count(std::size_t n) { return (n + fold_block - 1) / fold_block; }
+constexpr std::size_t fold_block_size(std::size_t n, std::size_t b) {
+  return n - b * fold_block < fold_block ? n - b * fold_block : fold_block;
+}
+/// A fold of more blocks would exceed clang's default -fbracket-depth.
+template <std::size_t N>
+inline constexpr bool fold_fits = fold_block_count(N) <= 255;
+
 template <std::size_t Base, class F, std::size_t... I>
 CALX_HOST_DEVICE CALX_INLINE void static_for_block(F& f, std::index_sequence<I...>) {
   (f(std::integral_constant<std::size_t, Base + I>{}), ...);
@@ -23,15 +32,13 @@ CALX_HOST_DEVICE CALX_INLINE void static_for_block(F& f, std::index_sequence<I..
 
 template <std::size_t N, class F, std::size_t... B>
 CALX_HOST_DEVICE CALX_INLINE void static_for_blocks(F& f, std::index_sequence<B...>) {
-  (static_for_block<B * fold_block>(
-       f, std::make_index_sequence<(N - B * fold_block < fold_block ? N - B * fold_block : fold_block)>{}),
-   ...);
+  (static_for_block<B * fold_block>(f, std::make_index_sequence<fold_block_size(N, B)>{}), ...);
 }
 
 template <std::size_t N, class F>
 CALX_HOST_DEVICE CALX_INLINE void static_for(F&& f) {
-  static_assert(N <= fold_block * 255, "calx: a program of more than 32640 nodes is too large to compile");
-  static_for_blocks<N>(f, std::make_index_sequence<(N + fold_block - 1) / fold_block>{});
+  static_assert(fold_fits<N>, "calx: a program of more than 32640 nodes is too large to compile");
+  static_for_blocks<N>(f, std::make_index_sequence<fold_block_count(N)>{});
 }
 
 }  // namespace detail

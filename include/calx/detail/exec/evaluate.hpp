@@ -141,8 +141,7 @@ CALX_HOST_DEVICE CALX_INLINE void statements(Regs& r, const In& in, std::index_s
 template <const auto& IR, class In, class Regs, std::size_t... B>
 CALX_HOST_DEVICE CALX_INLINE void statement_blocks(Regs& r, const In& in, std::index_sequence<B...>) {
   constexpr std::size_t N = std::remove_cvref_t<decltype(IR)>::size;
-  (statements<IR, B * fold_block>(r, in, std::make_index_sequence<(N - B * fold_block < fold_block ? N - B * fold_block : fold_block)>{}),
-   ...);
+  (statements<IR, B * fold_block>(r, in, std::make_index_sequence<fold_block_size(N, B)>{}), ...);
 }
 
 /// Output K (every element of its node), to `out[K][e]`; with `Values`, a scalar output to
@@ -170,8 +169,8 @@ struct output_fn {
 template <const auto& IR, class In, class Regs, class Out, bool Values = false>
 CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, In in, Out out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
-  static_assert(IRT::size <= fold_block * 255, "calx: a program of more than 32640 nodes is too large to compile");
-  statement_blocks<IR>(r, in, std::make_index_sequence<(IRT::size + fold_block - 1) / fold_block>{});
+  static_assert(fold_fits<IRT::size>, "calx: a program of more than 32640 nodes is too large to compile");
+  statement_blocks<IR>(r, in, std::make_index_sequence<fold_block_count(IRT::size)>{});
   static_for<IRT::output_leaves>(output_fn<IR, In, Regs, Out, Values>{r, in, out});
 }
 
