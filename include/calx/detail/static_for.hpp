@@ -21,9 +21,13 @@ constexpr std::size_t fold_block_count(std::size_t n) { return (n + fold_block -
 constexpr std::size_t fold_block_size(std::size_t n, std::size_t b) {
   return n - b * fold_block < fold_block ? n - b * fold_block : fold_block;
 }
-/// A fold of more blocks would exceed clang's default -fbracket-depth.
+/// The blocks of a fold of N calls, as an index sequence; more than 255 would exceed
+/// clang's default -fbracket-depth.
 template <std::size_t N>
-inline constexpr bool fold_fits = fold_block_count(N) <= 255;
+struct fold_blocks {
+  static_assert(fold_block_count(N) <= 255, "calx: a program of more than 32640 nodes is too large to compile");
+  using type = std::make_index_sequence<fold_block_count(N)>;
+};
 
 template <std::size_t Base, class F, std::size_t... I>
 CALX_HOST_DEVICE CALX_INLINE void static_for_block(F& f, std::index_sequence<I...>) {
@@ -37,8 +41,7 @@ CALX_HOST_DEVICE CALX_INLINE void static_for_blocks(F& f, std::index_sequence<B.
 
 template <std::size_t N, class F>
 CALX_HOST_DEVICE CALX_INLINE void static_for(F&& f) {
-  static_assert(fold_fits<N>, "calx: a program of more than 32640 nodes is too large to compile");
-  static_for_blocks<N>(f, std::make_index_sequence<fold_block_count(N)>{});
+  static_for_blocks<N>(f, typename fold_blocks<N>::type{});
 }
 
 }  // namespace detail

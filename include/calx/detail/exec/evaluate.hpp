@@ -169,8 +169,7 @@ struct output_fn {
 template <const auto& IR, class In, class Regs, class Out, bool Values = false>
 CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, In in, Out out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
-  static_assert(fold_fits<IRT::size>, "calx: a program of more than 32640 nodes is too large to compile");
-  statement_blocks<IR>(r, in, std::make_index_sequence<fold_block_count(IRT::size)>{});
+  statement_blocks<IR>(r, in, typename fold_blocks<IRT::size>::type{});
   static_for<IRT::output_leaves>(output_fn<IR, In, Regs, Out, Values>{r, in, out});
 }
 
