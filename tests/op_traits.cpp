@@ -33,7 +33,11 @@ TEST_CASE("every built-in op is a primitive with a name and its own builtin code
 
 TEST_CASE("every real-valued op has a jvp and a vjp rule; masks have neither", "[op_traits][rules]") {
   STATIC_REQUIRE(for_all_ops([]<class Op>(calx::detail::type_identity<Op>) {
-    if constexpr (calx::op_traits<Op>::arity == 0 || std::is_same_v<Op, calx::get_op>)
+    if constexpr (calx::detail::find_v<calx::detail::tensor_builtin_ops, Op> >= 0)
+      // Tensor ops: rules on node ids (`jvp_ids`, `vjp_ids`), which read their attributes.
+      return calx::detail::describe<Op>().jvp_from == calx::detail::rule_source::own &&
+             calx::detail::describe<Op>().vjp_from == calx::detail::rule_source::own;
+    else if constexpr (calx::op_traits<Op>::arity == 0 || std::is_same_v<Op, calx::get_op>)
       return !calx::has_jvp_rule<Op>;  // structural: inputs, constants, results of tuple ops
     else if constexpr (calx::detail::result_v<Op> == calx::detail::value_kind::boolean)
       return !calx::has_jvp_rule<Op> && !calx::has_vjp_rule<Op>;

@@ -59,15 +59,27 @@ void rows(calx::detail::type_list<Op...>) {
   (row(calx::detail::describe<Op>()), ...);
 }
 
-// builtin_ops without the structural ops (input, constant, get) and vmap's own ops.
+// builtin_ops without the structural ops (input, constant, get), vmap's own ops and the
+// tensor ops (a table of their own).
 template <class Op>
 constexpr bool listed = !std::is_same_v<Op, calx::input_op> && !std::is_same_v<Op, calx::constant_op> &&
                         !std::is_same_v<Op, calx::get_op> && !std::is_same_v<Op, calx::broadcast_op> &&
+                        calx::detail::find_v<calx::detail::tensor_builtin_ops, Op> < 0 &&
                         calx::detail::describe<Op>().role == calx::detail::batch_role::elementwise;
 
 template <class... Op>
 void listed_rows(calx::detail::type_list<Op...>) {
   ((listed<Op> ? row(calx::detail::describe<Op>()) : void()), ...);
+}
+
+template <class... Op>
+void tensor_rows(calx::detail::type_list<Op...>) {
+  auto one = [](const op_info& i) {
+    std::printf("| `%s` | %s | own loop (scalar, SIMD, CUDA) | %s | %s | %s |\n", i.name,
+                i.arity == 0 ? "one per element" : i.arity == 1 ? "1" : "2", source_name(i.jvp_from),
+                source_name(i.vjp_from), batch_name(i.batch_from));
+  };
+  (one(calx::detail::ref_of<Op>()()), ...);
 }
 
 // Any forward will do: the descriptor of a custom rule does not depend on it.
@@ -123,22 +135,17 @@ int main() {
       "\n"
       "## Tensor ops\n"
       "\n"
-      "One node per op whatever its shape; its attribute (an axis, a contraction, a slice) and\n"
-      "its shape are set where it is recorded, and its code is one loop nest over its shape\n"
-      "(detail/exec/tensor_statement.hpp). Elementwise ops on tensors are the ops above,\n"
-      "their operands broadcast first (`broadcast_in_dim`). A user adds a tensor op with\n"
-      "`calx::tensor_op_fn` (calx/tensor_op.hpp): a shape rule, a kernel on whole tensors,\n"
-      "rules or a decomposition; generated code runs its kernel on each sample, lane by lane\n"
-      "under vmap ([extending.md](extending.md), \"A tensor op\").\n"
+      "One node per op whatever its shape; its attributes (an axis, a contraction, a slice's\n"
+      "bounds) and its shape are set where it is recorded, and its code is the statement its\n"
+      "traits give, one loop nest over its shape (detail/tensor/ir_ops.hpp). Each is an op\n"
+      "type (`calx::slice_op`, ...) with `op_traits` as every op has. Elementwise ops on\n"
+      "tensors are the ops above, their operands broadcast first (`broadcast_in_dim`). A user\n"
+      "adds a tensor op with `calx::tensor_op_fn` (calx/tensor_op.hpp): a shape rule, a kernel\n"
+      "on whole tensors, rules or a decomposition; generated code runs its kernel on each\n"
+      "sample, lane by lane under vmap ([extending.md](extending.md), \"A tensor op\").\n"
       "\n"
       "| op | operands | kernel | jvp | vjp | vmap |\n"
       "| --- | ---: | --- | --- | --- | --- |\n");
-  for (const op_info& i : {calx::detail::broadcast_info(), calx::detail::reduce_sum_info(), calx::detail::reduce_max_info(),
-                           calx::detail::reduce_min_info(), calx::detail::tensordot_info(), calx::detail::transpose_info(),
-                           calx::detail::reshape_info(), calx::detail::slice_info(), calx::detail::pad_info(),
-                           calx::detail::index_info(), calx::detail::pack_info()})
-    std::printf("| `%s` | %s | own loop (scalar, SIMD, CUDA) | %s | %s | %s |\n", i.name,
-                i.arity == 0 ? "one per element" : i.arity == 1 ? "1" : "2", source_name(i.jvp_from),
-                source_name(i.vjp_from), batch_name(i.batch_from));
+  tensor_rows(calx::detail::tensor_builtin_ops{});
   return 0;
 }

@@ -113,17 +113,40 @@ struct logaddexp_op {};
 struct clamp_op {};
 struct relu_op {};
 
+// The tensor ops: one node per op however many elements it has; its attributes (an axis, a
+// contraction, slice bounds) are the node's, its shape set where it is recorded. Their
+// traits, rules on node ids and a statement over whole values, live in
+// detail/tensor/ir_ops.hpp; `calx::tensor_op_fn` is how a user adds one.
+struct broadcast_in_dim_op {};
+struct reduce_sum_op {};
+struct reduce_max_op {};
+struct reduce_min_op {};
+struct tensordot_op {};
+struct transpose_op {};
+struct reshape_op {};
+struct slice_op {};
+struct pad_op {};
+struct index_op {};
+struct pack_op {};
+
 namespace detail {
-/// The ops whose kernels codegen calls by type, for every value type and backend (float,
-/// double, xsimd batches, CUDA device code): a node's `op->builtin` indexes this list.
-/// Every other op (user ops, decomposition-only built-ins, custom rules) is lowered to
-/// these by its decomposition, or runs its scalar kernel through `op_info`. The first three
-/// are structural (inputs, constants, results of tuple ops).
+/// The ops whose kernels or statements codegen calls by type, for every value type and
+/// backend (float, double, xsimd batches, CUDA device code): a node's `op->builtin` indexes
+/// this list, and the device op table is this list. Every other op (user ops,
+/// decomposition-only built-ins, custom rules) is lowered to these by its decomposition, or
+/// runs its kernel through `op_info`. The first three are structural (inputs, constants,
+/// results of tuple ops); the tensor ops (`tensor_builtin_ops`) come last.
 using builtin_ops =
     type_list<input_op, constant_op, get_op, add_op, sub_op, mul_op, div_op, neg_op, pow_op, exp_op, log_op,
               log1p_op, expm1_op, sqrt_op, rsqrt_op, exp2_op, log2_op, log10_op, cbrt_op, sin_op, cos_op, tan_op,
               tanh_op, sigmoid_op, abs_op, sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op,
-              ge_op, eq_op, ne_op, and_op, or_op, not_op, where_op, stop_gradient_op, batch_sum_op, broadcast_op, batch_size_op>;
+              ge_op, eq_op, ne_op, and_op, or_op, not_op, where_op, stop_gradient_op, batch_sum_op, broadcast_op,
+              batch_size_op, broadcast_in_dim_op, reduce_sum_op, reduce_max_op, reduce_min_op, tensordot_op,
+              transpose_op, reshape_op, slice_op, pad_op, index_op, pack_op>;
+
+/// The built-in tensor ops, the tail of `builtin_ops` (their laws are tests/tensor.laws.cpp's).
+using tensor_builtin_ops = type_list<broadcast_in_dim_op, reduce_sum_op, reduce_max_op, reduce_min_op, tensordot_op,
+                                     transpose_op, reshape_op, slice_op, pad_op, index_op, pack_op>;
 
 /// The built-in ops defined by a decomposition (declared above), for tools that list every
 /// op calx ships (tools/op_coverage.cpp writes docs/ops.md from both lists).

@@ -93,7 +93,7 @@ constexpr typename tensor_op_call_result<Op, A...>::type tensor_op_apply(const A
     return R{};
   } else if (graph* g = tensor_graph(a...)) {
     int in[sizeof...(A)] = {tensor_access::id_in(*g, a)...};
-    return tensor_access::make_traced<R>(g, emit_tensor(*g, &describe_tensor_op<Op, A...>, in, static_cast<int>(sizeof...(A)), 0, dims_v<R>));
+    return tensor_access::make_traced<R>(g, emit_tensor(*g, &describe_tensor_op<Op, A...>, in, static_cast<int>(sizeof...(A)), {}, dims_v<R>));
   } else if constexpr (tensor_rule_probe<Op, A...>::kernel) {
     return op_traits<Op>::kernel(a...);
   } else {

@@ -84,9 +84,7 @@ constexpr auto slice(const X& x, const Axis&...) {
   return detail::tensor_op_call<R>([](detail::graph& g, int id) { return detail::slice(g, id, A, B, E); },
                                    [](T* out, const T* in) {
                                      detail::slice_loop(detail::tensor_traits<X>::dims, {A, B, E},
-                                                        [&](int whole, int part, bool inside) {
-                                                          if (inside) out[part] = in[whole];
-                                                        });
+                                                        [&](int whole, int part) { out[part] = in[whole]; });
                                    },
                                    x);
   }
@@ -135,9 +133,8 @@ constexpr R pad_into(const X& x) {
   using T = typename X::value_type;
   return tensor_op_call<R>([](graph& g, int id) { return pad(g, id, dims_v<R>, A, B); },
                            [](T* out, const T* in) {  // out is zeros
-                             slice_loop(dims_v<R>, {A, B, B + dims_v<X>.extent[A]}, [&](int whole, int part, bool inside) {
-                               if (inside) out[whole] = in[part];
-                             });
+                             slice_loop(dims_v<R>, {A, B, B + dims_v<X>.extent[A]},
+                                        [&](int whole, int part) { out[whole] = in[part]; });
                            },
                            x);
 }

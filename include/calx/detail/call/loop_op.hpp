@@ -326,7 +326,7 @@ struct loop_rules<S, N, X, Y, L, Keep, true> {
       const int loop = g.operand(y[0], 0);  // y are the gets of the primal tuple node
       if constexpr (!Keep) {
         g.nodes[loop].op = ref_of<loop_op<S, N, X, Y, L, true>>();
-        g.nodes[loop].value = g.nodes[loop].op().result_offset(static_cast<int>(loop_slots<N, X, Y, true>::outputs));
+        g.nodes[loop].attr[0] = g.nodes[loop].op().result_offset(static_cast<int>(loop_slots<N, X, Y, true>::outputs));
       }
       in.add(loop);  // the tuple itself: its kernel reads the kept carries in place, no copy
     }

@@ -1,11 +1,12 @@
 /// @file detail/exec/all_ops.hpp
-/// @brief Every built-in op's traits: code generation reaches a built-in op's kernel by its
-/// type (detail/exec/node_kernel.hpp), so it needs them all.
+/// @brief Every built-in op's traits: code generation reaches a built-in op's kernel or
+/// statement by its type (detail/exec/tensor_statement.hpp), so it needs them all.
 #ifndef CALX_DETAIL_EXEC_ALL_OPS_HPP
 #define CALX_DETAIL_EXEC_ALL_OPS_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/ops/arithmetic.hpp>
 #include <calx/ops/exponential.hpp>
 #include <calx/ops/hyperbolic.hpp>

@@ -4,8 +4,8 @@
 /// type does), and cannot write a class-type value into the host stub of a kernel; a
 /// pack of integers it can. The kernel decodes the IR back at compile time (`decoded_ir`):
 /// the same nodes, ops, shapes and register slots, so the host's stages and the kernel
-/// agree on every register. Only ops device code can run are encoded: built-in ops (named
-/// by their type in codegen) and tensor ops.
+/// agree on every register. Only ops device code can run are encoded: the built-in ops,
+/// scalar and tensor, which codegen names by their type.
 #ifndef CALX_DETAIL_EXEC_DEVICE_IR_HPP
 #define CALX_DETAIL_EXEC_DEVICE_IR_HPP
 
@@ -29,15 +29,14 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Every op device code can run, by position: the built-in ops, then the tensor ops. A class
-/// template, so that only a translation unit that uses the device path builds the table.
+/// Every op device code can run, by position: the built-in ops, whose kernels and statements
+/// codegen names by type. A class template, so that only a translation unit that uses the
+/// device path builds the table.
 template <class Ops = builtin_ops>
 struct device_op_table;
 template <class... Ops>
 struct device_op_table<type_list<Ops...>> {
-  static constexpr std::array<op_ref, sizeof...(Ops) + 11> value{
-      ref_of<Ops>()...,  &broadcast_info,  &reduce_sum_info, &tensordot_info, &transpose_info, &reshape_info,
-      &index_info,       &pack_info,       &reduce_max_info, &reduce_min_info, &slice_info,    &pad_info};
+  static constexpr std::array<op_ref, sizeof...(Ops)> value{ref_of<Ops>()...};
 };
 
 /// The position of `op` in the device op table, or -1.
@@ -60,7 +59,7 @@ constexpr bool device_kernels_found() {
   return true;
 }
 
-inline constexpr std::size_t node_fields = 8 + max_rank;
+inline constexpr std::size_t node_fields = 8 + max_rank + 3;  // 3: `node::attr`
 
 /// The integers of IR `r`: its sizes and slot counts, each node's fields, its lists.
 template <class IR>
@@ -81,6 +80,7 @@ constexpr auto encode_ir(const IR& r) {
     c[k++] = n.batched ? 1 : 0;
     c[k++] = n.dims.rank;
     for (int a = 0; a < max_rank; ++a) c[k++] = n.dims.extent[static_cast<std::size_t>(a)];
+    for (std::int32_t a : n.attr) c[k++] = a;
   }
   for (int x : r.operands) c[k++] = x;
   for (int x : r.inputs) c[k++] = x;
@@ -135,6 +135,7 @@ struct decoded_ir<ir_key<C...>> {
       n.batched = c[k++] != 0;
       n.dims.rank = static_cast<std::int32_t>(c[k++]);
       for (int a = 0; a < max_rank; ++a) n.dims.extent[static_cast<std::size_t>(a)] = static_cast<std::int32_t>(c[k++]);
+      for (std::int32_t& a : n.attr) a = static_cast<std::int32_t>(c[k++]);
     }
     for (int& x : r.operands) x = static_cast<int>(c[k++]);
     for (int& x : r.inputs) x = static_cast<int>(c[k++]);

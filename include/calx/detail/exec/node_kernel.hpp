@@ -15,6 +15,7 @@
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
 #include <calx/detail/exec/all_ops.hpp>
 #include <calx/op_traits.hpp>
 
@@ -24,10 +25,6 @@
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
-
-/// The id of an operand, as a type (so `get` can pick a register file at compile time).
-template <int Id>
-using operand_c = std::integral_constant<int, Id>;
 
 /// The mask type that goes with a value type: bool for scalars, the batch's own mask
 /// type (e.g. xsimd::batch_bool) for SIMD batches.

@@ -9,6 +9,7 @@
 #include <calx/detail/ir/op_info.hpp>
 #include <calx/detail/ir/shape.hpp>
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <type_traits>
@@ -23,22 +24,26 @@ struct node {
   op_ref op = &constant_info;
   std::int32_t first = 0;
   std::int32_t arity = 0;
-  double value = 0;        // a constant's value; an input's position among the inputs; a get's result index
+  double value = 0;        // a constant's value
   std::int32_t slot = -1;  // register slot chosen by codegen's allocator
   value_kind kind = value_kind::real;
   bool batched = false;    // one value per sample of a runtime batch (see vmap)
   shape dims{};            // per sample: a scalar, or a tensor of `dims.size()` elements
+  /// What else identifies the node, all integers: an input's position among the inputs, a
+  /// get's result index, a tuple's register count (`attr[0]`); a tensor op's attributes,
+  /// set where it is recorded and read by its rules and its statement (an axis, a
+  /// contraction, an element; a slice's axis, begin and end).
+  std::array<std::int32_t, 3> attr{};
 
-  /// Values the node holds in registers: a tuple node's results' (its `value`), else its
+  /// Values the node holds in registers: a tuple node's results' (`attr[0]`), else its
   /// shape's elements.
-  constexpr int size() const { return kind == value_kind::tuple ? static_cast<int>(value) : dims.size(); }
+  constexpr int size() const { return kind == value_kind::tuple ? attr[0] : dims.size(); }
 
   constexpr bool is_input() const { return op == &input_info; }
   constexpr bool is_constant() const { return op == &constant_info; }
   constexpr bool is_get() const { return op == &get_info; }
-  /// An input's position among the inputs, a get's result index, a tensor op's attribute
-  /// (an axis, an element).
-  constexpr std::size_t index() const { return static_cast<std::size_t>(value); }
+  /// An input's position among the inputs, a get's result index.
+  constexpr std::size_t index() const { return static_cast<std::size_t>(attr[0]); }
 };
 
 /// A DAG under construction. `emit` merges a node with an identical earlier one (common
@@ -88,6 +93,7 @@ struct graph {
     mix(static_cast<std::uint64_t>(n.kind) + (n.batched ? 4 : 0));
     for (int i = 0; i < n.arity; ++i) mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i])));
     mix(std::bit_cast<std::uint64_t>(n.value));
+    for (std::int32_t a : n.attr) mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(a)));
     for (int a = 0; a < n.dims.rank; ++a) mix(static_cast<std::uint64_t>(n.dims.extent[a]) + 1000003ull * a);
     return h ^ (h >> 29);
   }
@@ -95,7 +101,8 @@ struct graph {
   constexpr bool same(int id, const node& n, const int* in) const {
     const node& m = nodes[id];
     if (m.op != n.op || m.kind != n.kind || m.arity != n.arity || m.batched != n.batched ||
-        std::bit_cast<std::uint64_t>(m.value) != std::bit_cast<std::uint64_t>(n.value) || !(m.dims == n.dims))
+        std::bit_cast<std::uint64_t>(m.value) != std::bit_cast<std::uint64_t>(n.value) || !(m.dims == n.dims) ||
+        m.attr != n.attr)
       return false;
     for (int i = 0; i < n.arity; ++i)
       if (operands[m.first + i] != in[i]) return false;
@@ -143,7 +150,7 @@ struct graph {
     n.kind = kind;
     n.batched = batched;
     n.dims = dims;
-    n.value = static_cast<double>(inputs.size());
+    n.attr[0] = static_cast<std::int32_t>(inputs.size());
     n.first = static_cast<std::int32_t>(operands.size());
     nodes.push_back(n);
     inputs.push_back(static_cast<int>(nodes.size()) - 1);
@@ -194,7 +201,7 @@ struct graph {
     node n;
     n.op = &get_info;
     n.arity = 1;
-    n.value = k;
+    n.attr[0] = k;
     n.batched = nodes[t].batched;
     n.dims = nodes[t].op().result_shape(k);
     return emit(n, &t);
@@ -300,7 +307,7 @@ constexpr int emit_op(graph& g, op_ref ref, const op_info& op, int* in) {
   n.kind = tuple ? value_kind::tuple : op.result;
   if (tuple) {
     n.dims = shape{};
-    n.value = op.result_offset(op.outputs);  // its values, one register each (node::size)
+    n.attr[0] = op.result_offset(op.outputs);  // its values, one register each (node::size)
   }
   for (int i = 0; i < op.arity; ++i) {
     if (in[i] < 0) in[i] = broadcast_to(g, g.constant(0.0), common);

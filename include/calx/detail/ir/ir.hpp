@@ -18,6 +18,11 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
+/// The id of an operand, as a type: what codegen's readers are indexed by (`get(operand_c<Id>{},
+/// e)`), so that they can pick a register file at compile time.
+template <int Id>
+using operand_c = std::integral_constant<int, Id>;
+
 /// A program's IR. Nodes are in topological order; `inputs[k]` is the node of input k and
 /// `outputs[k]` that of output k (a scalar or a whole tensor each); node j reads
 /// `operands[first .. first+arity)`. `slot` is each node's register in straight-line codegen

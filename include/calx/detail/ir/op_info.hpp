@@ -90,26 +90,6 @@ enum class batch_kernel : unsigned char {
 /// `size` is the number of samples (its operand only names the batch).
 enum class batch_role : unsigned char { elementwise, sum, size };
 
-/// Tensor ops: each node's statement is its own loop over its shape (detail/exec/
-/// tensor_statement.hpp), and its shape and attribute are set where it is recorded
-/// (detail/tensor/ir_ops.hpp), not by broadcasting its operands.
-enum class tensor_op : unsigned char {
-  none,       ///< elementwise (every scalar op), or structural (input, constant, get)
-  broadcast,  ///< NumPy broadcast of the operand to the node's shape
-  reduce_sum, ///< sum over axis `value` of the operand (-1: every axis)
-  tensordot,  ///< a contraction of a and b; `value` says which axes (detail::contraction)
-  transpose,  ///< the axes of a matrix swapped
-  reshape,    ///< the same elements, row major, in the node's shape
-  index,      ///< element `value` (flat) of the operand, a scalar
-  pack,       ///< a tensor of the node's shape from `arity` scalar operands
-  reduce_max, ///< greatest element over axis `value` (-1: every axis)
-  reduce_min, ///< least element over axis `value`
-  slice,      ///< elements [begin, end) along an axis (`slice_attr` in `value`)
-  pad,        ///< the operand placed at [begin, end) along an axis of zeros (`slice_attr`)
-  statement   ///< a user's tensor op: its kernel maps whole operands to the whole result
-              ///< (`op_info::statement_f64`; calx/tensor_op.hpp)
-};
-
 /// `op_info::builtin` of the structural ops.
 namespace builtin_code {
 inline constexpr int input = 0, constant = 1, get = 2;
@@ -140,10 +120,12 @@ struct op_info {
   /// range reduction for sin, cos, tan): straight-line code runs it as soon as its operands
   /// are ready, so that few values live across the call (`straight_line_order`).
   bool calls_out_of_line = false;
-  tensor_op tensor = tensor_op::none;
   /// Whether the operands broadcast to one shape (NumPy's rule), as an elementwise op's do;
   /// a loop's do not (its per-step inputs are tensors, its carries scalars).
   bool broadcasts = true;
+  /// Whether a node's shape and attributes are set where it is recorded (a tensor op), so
+  /// that a pass replays it as it is rather than recording the op afresh.
+  bool sets_shape = false;
   /// The shapes of a tuple's results (all scalars when null): a loop's per-step outputs are
   /// tensors. Its `get`s have these shapes, and read the tuple's registers from
   /// `result_offset`.
@@ -161,8 +143,9 @@ struct op_info {
   float (*kernel_f32)(const float*) = nullptr;
   double (*kernel_f64)(const double*) = nullptr;
 
-  /// A user tensor op's kernel on numbers (`tensor_op::statement`): operand i's elements
-  /// at `in[i]`, the result's written to `out`, all row major. Host only, as `kernel_f64`.
+  /// A user tensor op's kernel on numbers: operand i's elements at `in[i]`, the result's
+  /// written to `out`, all row major. Host only, as `kernel_f64`. (A built-in tensor op's
+  /// statement is a template its traits give: codegen names it by `builtin`.)
   void (*statement_f32)(const float* const* in, float* out) = nullptr;
   void (*statement_f64)(const double* const* in, double* out) = nullptr;
 
@@ -245,14 +228,14 @@ constexpr op_info input_info() { return {.name = "input", .hash = name_hash("inp
 constexpr op_info constant_info() {
   return {.name = "constant", .hash = name_hash("constant"), .builtin = builtin_code::constant};
 }
-/// `get(t)`: result `value` of the tuple node t.
+/// `get(t)`: result `attr[0]` of the tuple node t.
 constexpr op_info get_info() {
   return {.name = "get", .arity = 1, .hash = name_hash("get"), .builtin = builtin_code::get, .zero_preserving = true,
           .linear_in = 1, .jointly_linear = true};
 }
 
-// The tensor ops (defined with their rules in detail/tensor/ir_ops.hpp). `broadcast` is
-// declared here because recording any elementwise op may insert one.
+// `broadcast_in_dim`'s description (its traits are in detail/tensor/ir_ops.hpp), declared
+// here because recording any elementwise op may insert one.
 constexpr op_info broadcast_info();
 
 }  // namespace detail

@@ -181,6 +181,7 @@ constexpr op_info make_op_info() {
     // op runs as its decomposition, or through its own `results` kernels (a loop).
     i.outputs = traits::outputs;
     if constexpr (requires { traits::broadcasts; }) i.broadcasts = traits::broadcasts;
+    if constexpr (requires { traits::sets_shape; }) i.sets_shape = traits::sets_shape;
     if constexpr (requires { traits::result_dims; }) i.result_dims = traits::result_dims;
     if constexpr (requires { &traits::decompose_ids; }) i.decompose = &traits::decompose_ids;
     constexpr bool decomposes = requires { &traits::decompose_ids; };
@@ -210,7 +211,8 @@ constexpr op_info make_op_info() {
       if constexpr (!decomposes) i.no_device_kernel = &device_code_has_no_loops_yet_run_this_vmap_on_host_memory_for<Op>;
       i.batch_from = traits::results_kernel.lanes ? batch_kernel::own : batch_kernel::decomposition;
     } else {
-      i.batch_from = batch_kernel::decomposition;
+      // A built-in tensor op's statement takes SIMD batches as it takes numbers.
+      i.batch_from = i.builtin >= 0 ? batch_kernel::own : batch_kernel::decomposition;
     }
   } else {
     if constexpr (has_decomposition<Op>) i.decompose = &decompose_thunk<Op>;
@@ -259,6 +261,8 @@ constexpr op_ref ref_of() {
     return &constant_info;
   else if constexpr (std::is_same_v<Op, get_op>)
     return &get_info;
+  else if constexpr (std::is_same_v<Op, broadcast_in_dim_op>)
+    return &broadcast_info;  // named by graph.hpp before the op's traits are seen
   else
     return &describe<Op>;
 }

@@ -66,7 +66,7 @@ constexpr std::vector<int> push_tangents(const IR& r, graph& g, const std::vecto
     if (n.is_constant() || n.kind == value_kind::boolean) continue;
     if (n.is_get()) {
       const auto s = static_cast<std::size_t>(r.operand(j, 0));
-      if (parts.has(s)) t[j] = parts.at(s, static_cast<int>(n.value));
+      if (parts.has(s)) t[j] = parts.at(s, n.attr[0]);
       continue;
     }
     bool any = false;
@@ -123,7 +123,7 @@ constexpr std::vector<int> pull_cotangents(const IR& r, graph& g, const std::vec
     if (n.is_get()) {
       const int s = r.operand(jj, 0);
       if (ct[jj] >= 0 && active[s])
-        add_into(parts.of(static_cast<std::size_t>(s), r.nodes[s].op().outputs)[static_cast<int>(n.value)], s,
+        add_into(parts.of(static_cast<std::size_t>(s), r.nodes[s].op().outputs)[n.attr[0]], s,
                  in_graph(g, ct[jj]));
       continue;
     }

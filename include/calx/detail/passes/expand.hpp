@@ -39,7 +39,7 @@ constexpr std::vector<int> expand_round(const R& r, std::size_t n, graph& g, con
     if (x.is_input()) {
       map[j] = in_ids[x.index()];  // whole: the new inputs have the old shapes
     } else if (x.is_get() && parts.has(static_cast<std::size_t>(r.operand(j, 0)))) {
-      map[j] = parts.at(static_cast<std::size_t>(r.operand(j, 0)), static_cast<int>(x.value));
+      map[j] = parts.at(static_cast<std::size_t>(r.operand(j, 0)), x.attr[0]);
     } else if (const op_info op = x.op(); needs_expansion(op, why)) {
       id_buffer in(x.arity);
       for (int i = 0; i < x.arity; ++i) in[i] = map[r.operand(j, i)];

@@ -37,26 +37,17 @@ std::string number_text(T v) {
   return s;
 }
 
-/// A tensor op's attribute, as jaxprs print parameters: `reduce_sum[axis=1]`.
-inline std::string tensor_attribute_text(const node& n) {
-  const auto v = static_cast<long long>(n.value);
-  switch (n.op().tensor) {
-    case tensor_op::reduce_sum:
-    case tensor_op::reduce_max:
-    case tensor_op::reduce_min:
-      return v < 0 ? "" : "[axis=" + std::to_string(v) + "]";
-    case tensor_op::tensordot:  // detail::contraction: 0 outer, 1 a.b, 2 a^T.b, 3 a.b^T
-      return v == 2 ? "[contract=1 transpose_a]" : v == 3 ? "[contract=1 transpose_b]" : "[contract=" + std::to_string(v) + "]";
-    case tensor_op::index:
-      return "[" + std::to_string(v) + "]";
-    case tensor_op::slice:
-    case tensor_op::pad: {
-      const slice_attr a = slice_attr::decode(n.value);
-      return "[axis=" + std::to_string(a.axis) + ", " + std::to_string(a.begin) + ":" + std::to_string(a.end) + "]";
-    }
-    default:
-      return "";
-  }
+/// A tensor op's attributes, as jaxprs print parameters (`reduce_sum[axis=1]`): what its
+/// traits' `attribute_text` says, or nothing.
+inline std::string attribute_text(const node& n) {
+  const int code = n.op().builtin;
+  std::string text;
+  [&]<class... Op>(type_list<Op...>) {
+    ((builtin_code_v<Op> == code ? [&] {
+      if constexpr (requires { op_traits<Op>::attribute_text(n); }) text = op_traits<Op>::attribute_text(n);
+    }() : void()), ...);
+  }(tensor_builtin_ops{});
+  return text;
 }
 
 template <class IR>
@@ -95,7 +86,7 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
     names[j] = value_name(next++);
     s += "    " + typed(static_cast<int>(j)) + " = " + n.op().name;
     if (n.is_get()) s += "[" + std::to_string(n.index()) + "]";
-    s += tensor_attribute_text(n);
+    s += attribute_text(n);
     if (n.op().parameters != nullptr) s += n.op().parameters(single);
     for (int i = 0; i < n.arity; ++i) s += " " + ref(r.operand(j, i));
     s += "\n";

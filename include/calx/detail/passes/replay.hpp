@@ -34,17 +34,17 @@ template <class IR>
 constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vector<int>& map, const op_info& op) {
   const node& n = r.nodes[j];
   if (n.is_constant()) return g.constant(n.value, n.kind);
-  if (n.is_get()) return g.get(map[r.operand(j, 0)], static_cast<int>(n.value));
+  if (n.is_get()) return g.get(map[r.operand(j, 0)], n.attr[0]);
   id_buffer in(n.arity);
   for (int i = 0; i < n.arity; ++i) in[i] = map[r.operand(j, i)];
-  if (op.tensor != tensor_op::none) return emit_like(g, n, in.data(), op.hash);
+  if (op.sets_shape) return emit_like(g, n, in.data(), op.hash);
   return emit_op(g, n.op, op, in.data());
 }
 template <class IR>
 constexpr int replay_node(graph& g, const IR& r, std::size_t j, const std::vector<int>& map) {
   const node& n = r.nodes[j];
   if (n.is_constant()) return g.constant(n.value, n.kind);
-  if (n.is_get()) return g.get(map[r.operand(j, 0)], static_cast<int>(n.value));
+  if (n.is_get()) return g.get(map[r.operand(j, 0)], n.attr[0]);
   return replay_node(g, r, j, map, n.op());
 }
 

@@ -114,8 +114,8 @@ constexpr op_info describe_tensor_op() {
   i.name = traits::name;
   i.arity = traits::arity;
   i.hash = name_hash(traits::name) * 31u + static_cast<unsigned>(traits::arity);
-  i.tensor = tensor_op::statement;
   i.broadcasts = false;
+  i.sets_shape = true;
   i.no_device_kernel = &device_code_needs_a_builtin_op_or_op_traits_decomposition_for<Op>;
   if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;
   if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;

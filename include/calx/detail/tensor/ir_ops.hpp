@@ -1,132 +1,62 @@
 /// @file detail/tensor/ir_ops.hpp
-/// @brief The tensor ops of the IR: broadcast, reduce_sum, tensordot, transpose, reshape,
-/// index and pack. Each is one node however many elements it touches (the IR grows with the
-/// program, not with shapes); its attribute (an axis, an element, a contraction) is the
-/// node's `value` and its shape the node's `dims`, set here where it is recorded. Their rules
-/// are written on node ids and read those attributes from the result node `y`. Elementwise
-/// ops need no tensor rules: recording one broadcasts its operands to a common shape
-/// (`broadcast_operands`), and the transpose of that broadcast is a reduce_sum.
+/// @brief The built-in tensor ops: broadcast_in_dim, reduce_sum/max/min, tensordot,
+/// transpose, reshape, index, slice, pad and pack. Each is an op type (calx/op_traits.hpp)
+/// with `op_traits` as every op has: its rules written on node ids (`jvp_ids`, `vjp_ids`),
+/// its `statement` (the loop codegen emits for a node, for every backend) and how
+/// `to_string` prints its attributes. A node of one is one node however many elements it
+/// touches (the IR grows with the program, not with shapes); its attributes (an axis, an
+/// element, a contraction, slice bounds) are the node's `attr`, its shape the node's `dims`,
+/// set by the functions below that record it. Elementwise ops need no tensor rules:
+/// recording one broadcasts its operands to a common shape (`broadcast_operands`), and the
+/// transpose of that broadcast is a reduce_sum.
 #ifndef CALX_DETAIL_TENSOR_IR_OPS_HPP
 #define CALX_DETAIL_TENSOR_IR_OPS_HPP
 
 #include <calx/detail/internal_header_check.hpp>
 
 #include <calx/detail/ir/graph.hpp>
+#include <calx/detail/ir/ir.hpp>
 #include <calx/detail/ir/op_info.hpp>
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/ops/describe.hpp>
+#include <calx/detail/static_for.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>  // the rules record add, mul, div, eq and where
 #include <calx/ops/selection.hpp>
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-constexpr op_info reduce_sum_info();
-constexpr op_info tensordot_info();
-constexpr op_info transpose_info();
-constexpr op_info reshape_info();
-constexpr op_info index_info();
-constexpr op_info pack_info();
-constexpr op_info reduce_max_info();
-constexpr op_info reduce_min_info();
-constexpr op_info slice_info();
-constexpr op_info pad_info();
-
-/// A slice's attribute: axis, begin and end packed into the node's value (exact in a
-/// double: each below 2^20).
+/// A slice's (and a pad's) attributes: elements [begin, end) along `axis`, the node's
+/// `attr` in that order.
 struct slice_attr {
   int axis = 0, begin = 0, end = 0;
-  constexpr double encode() const { return (static_cast<double>(axis) * 1048576.0 + begin) * 1048576.0 + end; }
-  static constexpr slice_attr decode(double v) {
-    const auto u = static_cast<long long>(v);
-    return {static_cast<int>(u >> 40), static_cast<int>((u >> 20) & 1048575), static_cast<int>(u & 1048575)};
-  }
+  static constexpr slice_attr of(const node& n) { return {n.attr[0], n.attr[1], n.attr[2]}; }
 };
 
-/// The loop of a slice: for every element of the unsliced shape `big`, `f(whole, part,
-/// inside)` with its flat index in `big`, its flat index in the slice `a` of axis a.axis
-/// (meaningful when `inside`), and whether it lies in the slice. A slice reads `whole` into
-/// `part`; its transpose, a pad, the other way. One loop for tensors of numbers and for every
-/// backend's code.
+/// The loop of a slice: `f(whole, part)` for every element of the slice `a` of a tensor of
+/// shape `big`, with its flat index in `big` and in the slice. A slice reads `whole` into
+/// `part`; its transpose, a pad, the other way. Only the slice's elements are visited: a
+/// loop over all of `big` that stored under a condition was miscompiled by g++ 12's
+/// vectoriser at -O2 (the gradient of `prod` through a slice came out wrong). One loop for
+/// tensors of numbers and for every backend's code.
 template <class F>
 CALX_HOST_DEVICE constexpr CALX_INLINE void slice_loop(const shape& big, slice_attr a, const F& f) {
   const int len = big.extent[a.axis], part = a.end - a.begin;
   const int inner = big.stride(a.axis), outer = big.size() / (len * inner);
   for (int o = 0; o < outer; ++o)
-    for (int k = 0; k < len; ++k)
-      for (int i = 0; i < inner; ++i)
-        f((o * len + k) * inner + i, (o * part + k - a.begin) * inner + i, k >= a.begin && k < a.end);
+    for (int k = a.begin; k < a.end; ++k)
+      for (int i = 0; i < inner; ++i) f((o * len + k) * inner + i, (o * part + k - a.begin) * inner + i);
 }
 
-constexpr const shape& dims_of(const graph& g, int id) { return g.nodes[id].dims; }
-
-/// A tensor op node on operands `in` with attribute `value` and shape `dims`.
-constexpr int emit_tensor(graph& g, op_ref op, const int* in, int arity, double value, shape dims) {
-  node n;
-  n.op = op;
-  n.arity = arity;
-  n.value = value;
-  n.dims = dims;
-  n.kind = value_kind::real;
-  return emit_like(g, n, in);
-}
-
-constexpr int add_ids(graph& g, int a, int b) {
-  if (a < 0) return b;
-  if (b < 0) return a;
-  int in[2] = {a, b};
-  return emit_op(g, ref_of<add_op>(), in);
-}
-
-/// Sum over `axis` (-1: all axes, a scalar).
-constexpr int reduce_sum(graph& g, int x, int axis) {
-  if (x < 0) return -1;
-  const shape s = dims_of(g, x);
-  if (s.rank == 0) return x;
-  shape r{};
-  if (axis >= 0) {
-    if (axis >= s.rank) trace_shape_error("calx: sum over an axis the tensor does not have");
-    for (int a = 0; a < s.rank; ++a)
-      if (a != axis) r.extent[r.rank++] = s.extent[a];
-  }
-  return emit_tensor(g, &reduce_sum_info, &x, 1, axis, r);
-}
-
-/// The same elements in shape `to` (row major).
-constexpr int reshape(graph& g, int x, shape to) {
-  if (x < 0) return -1;
-  if (dims_of(g, x) == to) return x;
-  if (dims_of(g, x).size() != to.size()) trace_shape_error("calx: reshape to a shape of another size");
-  return emit_tensor(g, &reshape_info, &x, 1, 0, to);
-}
-
-/// `x` (of a shape that broadcasts to `to`) summed down to shape `to`: the transpose of
-/// broadcasting `to` up to x's shape.
-constexpr int sum_to(graph& g, int x, shape to) {
-  if (x < 0 || dims_of(g, x) == to) return x;
-  const shape s = dims_of(g, x);
-  for (int a = s.rank - 1; a >= 0; --a) {
-    const int k = a - (s.rank - to.rank);  // the axis of `to` axis a lines up with (< 0: none)
-    if (k < 0 || (to.extent[k] == 1 && s.extent[a] != 1)) x = reduce_sum(g, x, a);
-  }
-  return reshape(g, x, to);
-}
-
-/// The matrix `x` transposed.
-constexpr int transpose(graph& g, int x) {
-  if (x < 0) return -1;
-  const shape s = dims_of(g, x);
-  if (s.rank != 2) trace_shape_error("calx: transpose of a tensor that is not a matrix");
-  shape r{};
-  r.rank = 2;
-  r.extent = {s.extent[1], s.extent[0], 0, 0};
-  return emit_tensor(g, &transpose_info, &x, 1, 0, r);
-}
-
-/// Which axes a `tensordot` node contracts (its attribute). With a of shape [P.., R] or
+/// Which axes a `tensordot` node contracts (its attribute `attr[0]`). With a of shape [P.., R] or
 /// [R, P..] and b of shape [R, Q..] or [Q.., R] (ranks 1 or 2), the result is [P.., Q..]:
 /// `sum_r a(p, r) b(r, q)` read in the layouts below. The transposed forms are what reverse
 /// mode needs, so no transpose is materialised.
@@ -167,6 +97,301 @@ CALX_HOST_DEVICE constexpr CALX_INLINE void contract_loop(const GetA& get_a, con
     }
 }
 
+/// A zero of value type V (a number or a SIMD batch).
+template <class V>
+CALX_HOST_DEVICE CALX_INLINE V zero_of() {
+  if constexpr (std::is_arithmetic_v<V>)
+    return V(0);
+  else
+    return V(typename V::value_type(0));
+}
+
+/// What the traits of every built-in tensor op say: codegen runs its `statement` (the whole
+/// value), not a `kernel` per element; one result, whose shape and attributes are set where
+/// it is recorded (so a pass replays the node as it is); operands that do not broadcast to
+/// one shape; a symbolic zero in, a symbolic zero out.
+struct tensor_op_traits {
+  static constexpr bool whole_value = true;
+  static constexpr int outputs = 1;
+  static constexpr bool broadcasts = false;
+  static constexpr bool sets_shape = true;
+  static constexpr bool zero_preserving = true;
+};
+/// ... and of the ones of one operand that are linear in it.
+struct linear_tensor_op_traits : tensor_op_traits {
+  static constexpr int arity = 1;
+  static constexpr unsigned linear_in = 1;
+  static constexpr bool jointly_linear = true;
+};
+
+/// A rule on node ids, as `op_info` holds it.
+using rule_ids_fn = void(graph&, const int*, const int*, const int*, int*);
+
+/// The `[axis=a]` a reduction prints (none over every axis).
+inline std::string axis_text(int axis) { return axis < 0 ? "" : "[axis=" + std::to_string(axis) + "]"; }
+
+/// A reduction's statement: `Combine` folds the reduced elements, in order.
+template <const auto& IR, std::size_t J, class Get, class Put, class Combine>
+CALX_HOST_DEVICE CALX_INLINE void reduce_statement(const Get& get, const Put& put, const Combine& combine) {
+  constexpr operand_c<IR.operand(J, 0)> a{};
+  // Constants, not references into IR: device code may not read a host variable.
+  constexpr shape in = IR.nodes[IR.operand(J, 0)].dims;
+  constexpr int axis = IR.nodes[J].attr[0];
+  reduce_loop(in, axis, [&](int e) { return get(a, e); }, put, combine);
+}
+
+/// reduce_max (`Pick` = max_op) and reduce_min: the greatest or least element over axis
+/// `attr[0]` (-1: every axis), NaN-propagating as `max` and `min` are.
+constexpr void extremum_jvp(graph& g, const int* y, const int* x, const int* t, int* out);
+constexpr void extremum_vjp(graph& g, const int* ct, const int* y, const int* x, int* out);
+template <class Pick>
+struct extremum_op_traits : tensor_op_traits {
+  static constexpr int arity = 1;
+  static constexpr void jvp_ids(graph& g, const int* y, const int* x, const int* t, int* out) { extremum_jvp(g, y, x, t, out); }
+  static constexpr void vjp_ids(graph& g, const int* ct, const int* y, const int* x, int* out) { extremum_vjp(g, ct, y, x, out); }
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    reduce_statement<IR, J>(get, put, [](const auto& acc, const auto& v) { return op_traits<Pick>::kernel(acc, v); });
+  }
+  static std::string attribute_text(const node& n) { return axis_text(n.attr[0]); }
+};
+
+template <const auto& IR, std::size_t J, class Get, class Put>
+struct pack_element_fn {
+  const Get& get;
+  const Put& put;
+  template <std::size_t E>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, E>) const {
+    put(static_cast<int>(E), get(operand_c<IR.operand(J, static_cast<int>(E))>{}, 0));
+  }
+};
+
+}  // namespace detail
+
+/// NumPy's broadcast of the operand to the node's shape (a scalar or a tensor of size-1 axes).
+template <>
+struct op_traits<broadcast_in_dim_op> : detail::linear_tensor_op_traits {
+  static constexpr const char* name = "broadcast_in_dim";
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr detail::operand_c<IR.operand(J, 0)> a{};
+    constexpr detail::shape in = IR.nodes[IR.operand(J, 0)].dims, out = IR.nodes[J].dims;
+    if constexpr (in.size() == 1) {
+      const auto v = get(a, 0);
+      for (int e = 0; e < out.size(); ++e) put(e, v);
+    } else {
+      for (int e = 0; e < out.size(); ++e) put(e, get(a, detail::broadcast_source_index(in, out, e)));
+    }
+  }
+};
+
+/// The sum over axis `attr[0]` of the operand (-1: every axis, a scalar).
+template <>
+struct op_traits<reduce_sum_op> : detail::linear_tensor_op_traits {
+  static constexpr const char* name = "reduce_sum";
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    detail::reduce_statement<IR, J>(get, put, [](const auto& acc, const auto& v) { return acc + v; });
+  }
+  static std::string attribute_text(const detail::node& n) { return detail::axis_text(n.attr[0]); }
+};
+
+template <>
+struct op_traits<reduce_max_op> : detail::extremum_op_traits<max_op> {
+  static constexpr const char* name = "reduce_max";
+};
+template <>
+struct op_traits<reduce_min_op> : detail::extremum_op_traits<min_op> {
+  static constexpr const char* name = "reduce_min";
+};
+
+/// A contraction of its two operands; `attr[0]` says which axes (`detail::contraction`).
+template <>
+struct op_traits<tensordot_op> : detail::tensor_op_traits {
+  static constexpr const char* name = "tensordot";
+  static constexpr int arity = 2;
+  static constexpr unsigned linear_in = 3;
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr detail::operand_c<IR.operand(J, 0)> a{};
+    constexpr detail::operand_c<IR.operand(J, 1)> b{};
+    constexpr int k = IR.nodes[J].attr[0];
+    detail::contract_loop<k, detail::loops_of(k, IR.nodes[IR.operand(J, 0)].dims, IR.nodes[IR.operand(J, 1)].dims)>(
+        [&](int e) { return get(a, e); }, [&](int e) { return get(b, e); }, put);
+  }
+  static std::string attribute_text(const detail::node& n) {
+    const int k = n.attr[0];
+    return k == detail::contraction::atb   ? "[contract=1 transpose_a]"
+           : k == detail::contraction::abt ? "[contract=1 transpose_b]"
+                                           : "[contract=" + std::to_string(k) + "]";
+  }
+};
+
+/// The axes of a matrix swapped.
+template <>
+struct op_traits<transpose_op> : detail::linear_tensor_op_traits {
+  static constexpr const char* name = "transpose";
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr detail::operand_c<IR.operand(J, 0)> a{};
+    constexpr int rows = IR.nodes[IR.operand(J, 0)].dims.extent[0], cols = IR.nodes[IR.operand(J, 0)].dims.extent[1];
+    for (int c = 0; c < cols; ++c)
+      for (int r = 0; r < rows; ++r) put(c * rows + r, get(a, r * cols + c));
+  }
+};
+
+/// The same elements, row major, in the node's shape.
+template <>
+struct op_traits<reshape_op> : detail::linear_tensor_op_traits {
+  static constexpr const char* name = "reshape";
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr detail::operand_c<IR.operand(J, 0)> a{};
+    constexpr int size = IR.nodes[J].dims.size();
+    for (int e = 0; e < size; ++e) put(e, get(a, e));
+  }
+};
+
+/// Element `attr[0]` (flat, row major) of the operand, a scalar.
+template <>
+struct op_traits<index_op> : detail::linear_tensor_op_traits {
+  static constexpr const char* name = "index";
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr int element = IR.nodes[J].attr[0];
+    put(0, get(detail::operand_c<IR.operand(J, 0)>{}, element));
+  }
+  static std::string attribute_text(const detail::node& n) { return "[" + std::to_string(n.attr[0]) + "]"; }
+};
+
+/// Elements [begin, end) of the operand along an axis (`detail::slice_attr`).
+template <>
+struct op_traits<slice_op> : detail::linear_tensor_op_traits {
+  static constexpr const char* name = "slice";
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr detail::operand_c<IR.operand(J, 0)> a{};
+    constexpr detail::shape in = IR.nodes[IR.operand(J, 0)].dims;
+    constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
+    detail::slice_loop(in, at, [&](int whole, int part) { put(part, get(a, whole)); });
+  }
+  static std::string attribute_text(const detail::node& n) {
+    const detail::slice_attr a = detail::slice_attr::of(n);
+    return "[axis=" + std::to_string(a.axis) + ", " + std::to_string(a.begin) + ":" + std::to_string(a.end) + "]";
+  }
+};
+
+/// The operand placed at [begin, end) along an axis of a tensor of zeros of the node's
+/// shape: the transpose of a slice.
+template <>
+struct op_traits<pad_op> : detail::linear_tensor_op_traits {
+  static constexpr const char* name = "pad";
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr detail::operand_c<IR.operand(J, 0)> a{};
+    using V = std::remove_cvref_t<decltype(get(a, 0))>;
+    constexpr detail::shape out = IR.nodes[J].dims;
+    constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
+    for (int e = 0; e < out.size(); ++e) put(e, detail::zero_of<V>());
+    detail::slice_loop(out, at, [&](int whole, int part) { put(whole, V(get(a, part))); });
+  }
+  static std::string attribute_text(const detail::node& n) { return op_traits<slice_op>::attribute_text(n); }
+};
+
+/// A tensor of the node's shape from its elements, one scalar operand each (the node's
+/// `arity`; the op's is 0).
+template <>
+struct op_traits<pack_op> : detail::tensor_op_traits {
+  static constexpr const char* name = "pack";
+  static constexpr int arity = 0;
+  static constexpr unsigned linear_in = ~0u;
+  static constexpr bool jointly_linear = true;
+  static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    detail::static_for<static_cast<std::size_t>(IR.nodes[J].dims.size())>(detail::pack_element_fn<IR, J, Get, Put>{get, put});
+  }
+};
+
+namespace detail {
+
+/// `broadcast_in_dim`'s description, which `graph` names before this header is seen
+/// (op_info.hpp): recording any elementwise op may insert one.
+constexpr op_info broadcast_info() { return make_op_info<broadcast_in_dim_op>(); }
+
+constexpr const shape& dims_of(const graph& g, int id) { return g.nodes[id].dims; }
+
+/// A tensor op node on operands `in` with attributes `attr` and shape `dims`.
+constexpr int emit_tensor(graph& g, op_ref op, const int* in, int arity, std::array<std::int32_t, 3> attr, shape dims) {
+  node n;
+  n.op = op;
+  n.arity = arity;
+  n.attr = attr;
+  n.dims = dims;
+  n.kind = value_kind::real;
+  return emit_like(g, n, in);
+}
+
+constexpr int add_ids(graph& g, int a, int b) {
+  if (a < 0) return b;
+  if (b < 0) return a;
+  int in[2] = {a, b};
+  return emit_op(g, ref_of<add_op>(), in);
+}
+
+/// Sum over `axis` (-1: all axes, a scalar).
+constexpr int reduce_sum(graph& g, int x, int axis) {
+  if (x < 0) return -1;
+  const shape s = dims_of(g, x);
+  if (s.rank == 0) return x;
+  shape r{};
+  if (axis >= 0) {
+    if (axis >= s.rank) trace_shape_error("calx: sum over an axis the tensor does not have");
+    for (int a = 0; a < s.rank; ++a)
+      if (a != axis) r.extent[r.rank++] = s.extent[a];
+  }
+  return emit_tensor(g, ref_of<reduce_sum_op>(), &x, 1, {axis}, r);
+}
+
+/// The same elements in shape `to` (row major).
+constexpr int reshape(graph& g, int x, shape to) {
+  if (x < 0) return -1;
+  if (dims_of(g, x) == to) return x;
+  if (dims_of(g, x).size() != to.size()) trace_shape_error("calx: reshape to a shape of another size");
+  return emit_tensor(g, ref_of<reshape_op>(), &x, 1, {}, to);
+}
+
+/// `x` (of a shape that broadcasts to `to`) summed down to shape `to`: the transpose of
+/// broadcasting `to` up to x's shape.
+constexpr int sum_to(graph& g, int x, shape to) {
+  if (x < 0 || dims_of(g, x) == to) return x;
+  const shape s = dims_of(g, x);
+  for (int a = s.rank - 1; a >= 0; --a) {
+    const int k = a - (s.rank - to.rank);  // the axis of `to` axis a lines up with (< 0: none)
+    if (k < 0 || (to.extent[k] == 1 && s.extent[a] != 1)) x = reduce_sum(g, x, a);
+  }
+  return reshape(g, x, to);
+}
+
+/// The matrix `x` transposed.
+constexpr int transpose(graph& g, int x) {
+  if (x < 0) return -1;
+  const shape s = dims_of(g, x);
+  if (s.rank != 2) trace_shape_error("calx: transpose of a tensor that is not a matrix");
+  shape r{};
+  r.rank = 2;
+  r.extent = {s.extent[1], s.extent[0], 0, 0};
+  return emit_tensor(g, ref_of<transpose_op>(), &x, 1, {}, r);
+}
+
 /// The contraction `k` (see `contraction`) of `a` and `b`.
 constexpr int tensordot(graph& g, int a, int b, int k) {
   if (a < 0 || b < 0) return -1;
@@ -188,15 +413,15 @@ constexpr int tensordot(graph& g, int a, int b, int k) {
   for (int x = a_first; x < a_end; ++x) r.extent[r.rank++] = sa.extent[x];
   for (int x = b_first; x < b_end; ++x) r.extent[r.rank++] = sb.extent[x];
   const int in[2] = {a, b};
-  return emit_tensor(g, &tensordot_info, in, 2, k, r);
+  return emit_tensor(g, ref_of<tensordot_op>(), in, 2, {k}, r);
 }
 
 /// Element `e` (flat, row major) of `x`, a scalar.
 constexpr int index(graph& g, int x, int e) {
   if (x < 0) return -1;
   if (dims_of(g, x).rank == 0) return x;
-  if (g.is_op(x, &pack_info)) return g.operand(x, e);
-  return emit_tensor(g, &index_info, &x, 1, e, shape{});
+  if (g.is_op(x, ref_of<pack_op>())) return g.operand(x, e);
+  return emit_tensor(g, ref_of<index_op>(), &x, 1, {e}, shape{});
 }
 
 /// Elements [begin, end) of `x` along `axis`.
@@ -207,7 +432,7 @@ constexpr int slice(graph& g, int x, int axis, int begin, int end) {
     trace_shape_error("calx: a slice out of the tensor's range");
   if (begin == 0 && end == r.extent[axis]) return x;
   r.extent[axis] = end - begin;
-  return emit_tensor(g, &slice_info, &x, 1, slice_attr{axis, begin, end}.encode(), r);
+  return emit_tensor(g, ref_of<slice_op>(), &x, 1, {axis, begin, end}, r);
 }
 
 /// `x` placed at [begin, ...) along `axis` of a tensor of zeros of shape `to`: the transpose
@@ -215,7 +440,7 @@ constexpr int slice(graph& g, int x, int axis, int begin, int end) {
 constexpr int pad(graph& g, int x, shape to, int axis, int begin) {
   if (x < 0) return -1;
   if (dims_of(g, x) == to) return x;
-  return emit_tensor(g, &pad_info, &x, 1, slice_attr{axis, begin, begin + dims_of(g, x).extent[axis]}.encode(), to);
+  return emit_tensor(g, ref_of<pad_op>(), &x, 1, {axis, begin, begin + dims_of(g, x).extent[axis]}, to);
 }
 
 /// The greatest (`max`) or least element over `axis` (-1: all).
@@ -228,7 +453,7 @@ constexpr int reduce_extremum(graph& g, int x, int axis, bool max) {
   if (axis >= 0)
     for (int a = 0; a < s.rank; ++a)
       if (a != axis) r.extent[r.rank++] = s.extent[a];
-  return emit_tensor(g, max ? &reduce_max_info : &reduce_min_info, &x, 1, axis, r);
+  return emit_tensor(g, max ? ref_of<reduce_max_op>() : ref_of<reduce_min_op>(), &x, 1, {axis}, r);
 }
 
 /// A tensor of shape `s` from its elements' ids `e[0 .. s.size())` (-1: zero).
@@ -240,7 +465,7 @@ constexpr int pack(graph& g, const int* e, shape s) {
   if (s.rank == 0) return e[0];
   std::vector<int> in(static_cast<std::size_t>(n), 0);
   for (int k = 0; k < n; ++k) in[static_cast<std::size_t>(k)] = e[k] < 0 ? g.constant(0.0) : e[k];
-  return emit_tensor(g, &pack_info, in.data(), n, 0, s);
+  return emit_tensor(g, ref_of<pack_op>(), in.data(), n, {}, s);
 }
 
 /// A tensor of numbers `x` (elements `x[k]`, shape `s`) as a node of constants in `g`: a
@@ -287,21 +512,6 @@ constexpr int gather(graph& g, const std::vector<int>& ids, std::size_t off, sha
   return pack(g, e.data(), s);
 }
 
-// ---- rules ------------------------------------------------------------------------------
-
-constexpr void broadcast_jvp(graph& g, const int* y, const int*, const int* t, int* out) {
-  out[0] = t[0] < 0 ? -1 : broadcast_to(g, t[0], dims_of(g, y[0]));
-}
-constexpr void broadcast_vjp(graph& g, const int* ct, const int*, const int* x, int* out) {
-  out[0] = sum_to(g, ct[0], dims_of(g, x[0]));
-}
-constexpr void reduce_sum_jvp(graph& g, const int* y, const int*, const int* t, int* out) {
-  out[0] = reduce_sum(g, t[0], static_cast<int>(g.nodes[y[0]].value));
-}
-constexpr int unreduce(graph& g, int c, shape s, int axis);
-constexpr void reduce_sum_vjp(graph& g, const int* ct, const int* y, const int* x, int* out) {
-  out[0] = unreduce(g, ct[0], dims_of(g, x[0]), static_cast<int>(g.nodes[y[0]].value));
-}
 /// `c`, the result of a reduction of a tensor of shape `s` over `axis`, broadcast back to `s`.
 constexpr int unreduce(graph& g, int c, shape s, int axis) {
   if (c < 0) return -1;
@@ -316,7 +526,7 @@ constexpr int unreduce(graph& g, int c, shape s, int axis) {
 /// JAX's rule for max and min: ties share the derivative equally. The share of each
 /// element of x (1/count where x attains the extremum, else 0).
 constexpr int extremum_share(graph& g, int y, int x) {
-  const int axis = static_cast<int>(g.nodes[y].value);
+  const int axis = g.nodes[y].attr[0];
   const shape s = dims_of(g, x);
   int eq[2] = {x, unreduce(g, y, s, axis)};
   int sel[3] = {emit_op(g, ref_of<eq_op>(), eq), g.constant(1.0), g.constant(0.0)};
@@ -324,42 +534,64 @@ constexpr int extremum_share(graph& g, int y, int x) {
   int div[2] = {hit, unreduce(g, reduce_sum(g, hit, axis), s, axis)};
   return emit_op(g, ref_of<div_op>(), div);
 }
+/// The rules of reduce_max and reduce_min.
 constexpr void extremum_jvp(graph& g, const int* y, const int* x, const int* t, int* out) {
   int mul[2] = {t[0], extremum_share(g, y[0], x[0])};
-  out[0] = reduce_sum(g, emit_op(g, ref_of<mul_op>(), mul), static_cast<int>(g.nodes[y[0]].value));
+  out[0] = reduce_sum(g, emit_op(g, ref_of<mul_op>(), mul), g.nodes[y[0]].attr[0]);
 }
 constexpr void extremum_vjp(graph& g, const int* ct, const int* y, const int* x, int* out) {
-  const int axis = static_cast<int>(g.nodes[y[0]].value);
-  int mul[2] = {unreduce(g, ct[0], dims_of(g, x[0]), axis), extremum_share(g, y[0], x[0])};
+  int mul[2] = {unreduce(g, ct[0], dims_of(g, x[0]), g.nodes[y[0]].attr[0]), extremum_share(g, y[0], x[0])};
   out[0] = emit_op(g, ref_of<mul_op>(), mul);
 }
-constexpr void slice_jvp(graph& g, const int* y, const int*, const int* t, int* out) {
-  const slice_attr a = slice_attr::decode(g.nodes[y[0]].value);
-  out[0] = slice(g, t[0], a.axis, a.begin, a.end);
+
+}  // namespace detail
+
+// ---- rules ------------------------------------------------------------------------------
+// Written on node ids of graph `g` (see `op_info`): `jvp_ids(g, y, x, t, out)`,
+// `vjp_ids(g, ct, y, x, out)`; an attribute is read from the result node `y`.
+
+constexpr void op_traits<broadcast_in_dim_op>::jvp_ids(detail::graph& g, const int* y, const int*, const int* t, int* out) {
+  out[0] = t[0] < 0 ? -1 : detail::broadcast_to(g, t[0], detail::dims_of(g, y[0]));
 }
-constexpr void slice_vjp(graph& g, const int* ct, const int* y, const int* x, int* out) {
-  const slice_attr a = slice_attr::decode(g.nodes[y[0]].value);
-  out[0] = pad(g, ct[0], dims_of(g, x[0]), a.axis, a.begin);
-}
-constexpr void pad_jvp(graph& g, const int* y, const int*, const int* t, int* out) {
-  const slice_attr a = slice_attr::decode(g.nodes[y[0]].value);
-  out[0] = pad(g, t[0], dims_of(g, y[0]), a.axis, a.begin);
-}
-constexpr void pad_vjp(graph& g, const int* ct, const int* y, const int*, int* out) {
-  const slice_attr a = slice_attr::decode(g.nodes[y[0]].value);
-  out[0] = slice(g, ct[0], a.axis, a.begin, a.end);
+constexpr void op_traits<broadcast_in_dim_op>::vjp_ids(detail::graph& g, const int* ct, const int*, const int* x, int* out) {
+  out[0] = detail::sum_to(g, ct[0], detail::dims_of(g, x[0]));
 }
 
-constexpr void tensordot_jvp(graph& g, const int* y, const int* x, const int* t, int* out) {
-  const int k = static_cast<int>(g.nodes[y[0]].value);
-  out[0] = add_ids(g, tensordot(g, t[0], x[1], k), tensordot(g, x[0], t[1], k));
+constexpr void op_traits<reduce_sum_op>::jvp_ids(detail::graph& g, const int* y, const int*, const int* t, int* out) {
+  out[0] = detail::reduce_sum(g, t[0], g.nodes[y[0]].attr[0]);
+}
+constexpr void op_traits<reduce_sum_op>::vjp_ids(detail::graph& g, const int* ct, const int* y, const int* x, int* out) {
+  out[0] = detail::unreduce(g, ct[0], detail::dims_of(g, x[0]), g.nodes[y[0]].attr[0]);
+}
+
+constexpr void op_traits<slice_op>::jvp_ids(detail::graph& g, const int* y, const int*, const int* t, int* out) {
+  const detail::slice_attr a = detail::slice_attr::of(g.nodes[y[0]]);
+  out[0] = detail::slice(g, t[0], a.axis, a.begin, a.end);
+}
+constexpr void op_traits<slice_op>::vjp_ids(detail::graph& g, const int* ct, const int* y, const int* x, int* out) {
+  const detail::slice_attr a = detail::slice_attr::of(g.nodes[y[0]]);
+  out[0] = detail::pad(g, ct[0], detail::dims_of(g, x[0]), a.axis, a.begin);
+}
+constexpr void op_traits<pad_op>::jvp_ids(detail::graph& g, const int* y, const int*, const int* t, int* out) {
+  const detail::slice_attr a = detail::slice_attr::of(g.nodes[y[0]]);
+  out[0] = detail::pad(g, t[0], detail::dims_of(g, y[0]), a.axis, a.begin);
+}
+constexpr void op_traits<pad_op>::vjp_ids(detail::graph& g, const int* ct, const int* y, const int*, int* out) {
+  const detail::slice_attr a = detail::slice_attr::of(g.nodes[y[0]]);
+  out[0] = detail::slice(g, ct[0], a.axis, a.begin, a.end);
+}
+
+constexpr void op_traits<tensordot_op>::jvp_ids(detail::graph& g, const int* y, const int* x, const int* t, int* out) {
+  const int k = g.nodes[y[0]].attr[0];
+  out[0] = detail::add_ids(g, detail::tensordot(g, t[0], x[1], k), detail::tensordot(g, x[0], t[1], k));
 }
 /// The transposes of the four contractions, each again a contraction (none materialises a
 /// transpose): with y = a . b, the cotangent of a pairs ct with b, that of b pairs a with ct.
-constexpr void tensordot_vjp(graph& g, const int* ct, const int* y, const int* x, int* out) {
-  using c = contraction;
-  const int k = static_cast<int>(g.nodes[y[0]].value);
-  const int ra = dims_of(g, x[0]).rank, rb = dims_of(g, x[1]).rank;
+constexpr void op_traits<tensordot_op>::vjp_ids(detail::graph& g, const int* ct, const int* y, const int* x, int* out) {
+  using c = detail::contraction;
+  using detail::tensordot;
+  const int k = g.nodes[y[0]].attr[0];
+  const int ra = detail::dims_of(g, x[0]).rank, rb = detail::dims_of(g, x[1]).rank;
   if (k == c::ab) {  // y[p, q] = a[p, r] b[r, q]
     out[0] = rb == 1 ? tensordot(g, ct[0], x[1], c::outer) : tensordot(g, ct[0], x[1], c::abt);
     out[1] = ra == 1 ? tensordot(g, x[0], ct[0], c::outer) : tensordot(g, x[0], ct[0], c::atb);
@@ -374,80 +606,41 @@ constexpr void tensordot_vjp(graph& g, const int* ct, const int* y, const int* x
     out[1] = tensordot(g, x[0], ct[0], c::ab);
   }
 }
-constexpr void transpose_jvp(graph& g, const int*, const int*, const int* t, int* out) { out[0] = transpose(g, t[0]); }
-constexpr void transpose_vjp(graph& g, const int* ct, const int*, const int*, int* out) { out[0] = transpose(g, ct[0]); }
-constexpr void reshape_jvp(graph& g, const int* y, const int*, const int* t, int* out) {
-  out[0] = reshape(g, t[0], dims_of(g, y[0]));
+
+constexpr void op_traits<transpose_op>::jvp_ids(detail::graph& g, const int*, const int*, const int* t, int* out) {
+  out[0] = detail::transpose(g, t[0]);
 }
-constexpr void reshape_vjp(graph& g, const int* ct, const int*, const int* x, int* out) {
-  out[0] = reshape(g, ct[0], dims_of(g, x[0]));
+constexpr void op_traits<transpose_op>::vjp_ids(detail::graph& g, const int* ct, const int*, const int*, int* out) {
+  out[0] = detail::transpose(g, ct[0]);
 }
-constexpr void index_jvp(graph& g, const int* y, const int*, const int* t, int* out) {
-  out[0] = index(g, t[0], static_cast<int>(g.nodes[y[0]].value));
+
+constexpr void op_traits<reshape_op>::jvp_ids(detail::graph& g, const int* y, const int*, const int* t, int* out) {
+  out[0] = detail::reshape(g, t[0], detail::dims_of(g, y[0]));
+}
+constexpr void op_traits<reshape_op>::vjp_ids(detail::graph& g, const int* ct, const int*, const int* x, int* out) {
+  out[0] = detail::reshape(g, ct[0], detail::dims_of(g, x[0]));
+}
+
+constexpr void op_traits<index_op>::jvp_ids(detail::graph& g, const int* y, const int*, const int* t, int* out) {
+  out[0] = detail::index(g, t[0], g.nodes[y[0]].attr[0]);
 }
 /// The cotangent of `x` is `ct` at element e and zero elsewhere: a pack, so its IR grows
 /// with x's size (a scatter op would not; see docs/design.md).
-constexpr void index_vjp(graph& g, const int* ct, const int* y, const int* x, int* out) {
-  const shape s = dims_of(g, x[0]);
+constexpr void op_traits<index_op>::vjp_ids(detail::graph& g, const int* ct, const int* y, const int* x, int* out) {
+  const detail::shape s = detail::dims_of(g, x[0]);
   std::vector<int> e(static_cast<std::size_t>(s.size()), -1);
-  e[static_cast<std::size_t>(g.nodes[y[0]].value)] = ct[0];
-  out[0] = pack(g, e.data(), s);
-}
-constexpr void pack_jvp(graph& g, const int* y, const int*, const int* t, int* out) {
-  out[0] = pack(g, t, dims_of(g, y[0]));
-}
-constexpr void pack_vjp(graph& g, const int* ct, const int* y, const int*, int* out) {
-  const int n = dims_of(g, y[0]).size();
-  for (int k = 0; k < n; ++k) out[k] = index(g, ct[0], k);
+  e[static_cast<std::size_t>(g.nodes[y[0]].attr[0])] = ct[0];
+  out[0] = detail::pack(g, e.data(), s);
 }
 
-constexpr op_info tensor_info(const char* name, tensor_op kind, int arity, unsigned linear_in, bool jointly,
-                              void (*jvp)(graph&, const int*, const int*, const int*, int*),
-                              void (*vjp)(graph&, const int*, const int*, const int*, int*)) {
-  op_info i;
-  i.name = name;
-  i.arity = arity;
-  i.hash = name_hash(name);
-  i.tensor = kind;
-  i.zero_preserving = true;
-  i.linear_in = linear_in;
-  i.jointly_linear = jointly;
-  i.jvp = jvp;
-  i.vjp = vjp;
-  i.jvp_from = rule_source::own;
-  i.vjp_from = rule_source::own;
-  i.batch_from = batch_kernel::own;
-  return i;
+constexpr void op_traits<pack_op>::jvp_ids(detail::graph& g, const int* y, const int*, const int* t, int* out) {
+  out[0] = detail::pack(g, t, detail::dims_of(g, y[0]));
+}
+constexpr void op_traits<pack_op>::vjp_ids(detail::graph& g, const int* ct, const int* y, const int*, int* out) {
+  const int n = detail::dims_of(g, y[0]).size();
+  for (int k = 0; k < n; ++k) out[k] = detail::index(g, ct[0], k);
 }
 
-constexpr op_info broadcast_info() {
-  return tensor_info("broadcast_in_dim", tensor_op::broadcast, 1, 1, true, &broadcast_jvp, &broadcast_vjp);
-}
-constexpr op_info reduce_sum_info() {
-  return tensor_info("reduce_sum", tensor_op::reduce_sum, 1, 1, true, &reduce_sum_jvp, &reduce_sum_vjp);
-}
-constexpr op_info tensordot_info() {
-  return tensor_info("tensordot", tensor_op::tensordot, 2, 3, false, &tensordot_jvp, &tensordot_vjp);
-}
-constexpr op_info transpose_info() {
-  return tensor_info("transpose", tensor_op::transpose, 1, 1, true, &transpose_jvp, &transpose_vjp);
-}
-constexpr op_info reshape_info() {
-  return tensor_info("reshape", tensor_op::reshape, 1, 1, true, &reshape_jvp, &reshape_vjp);
-}
-constexpr op_info index_info() { return tensor_info("index", tensor_op::index, 1, 1, true, &index_jvp, &index_vjp); }
-constexpr op_info reduce_max_info() {
-  return tensor_info("reduce_max", tensor_op::reduce_max, 1, 0, false, &extremum_jvp, &extremum_vjp);
-}
-constexpr op_info reduce_min_info() {
-  return tensor_info("reduce_min", tensor_op::reduce_min, 1, 0, false, &extremum_jvp, &extremum_vjp);
-}
-constexpr op_info slice_info() { return tensor_info("slice", tensor_op::slice, 1, 1, true, &slice_jvp, &slice_vjp); }
-constexpr op_info pad_info() { return tensor_info("pad", tensor_op::pad, 1, 1, true, &pad_jvp, &pad_vjp); }
-/// `arity` is per node (one operand per element); the descriptor's is 0.
-constexpr op_info pack_info() { return tensor_info("pack", tensor_op::pack, 0, ~0u, true, &pack_jvp, &pack_vjp); }
-
-}  // namespace detail
 CALX_END_NAMESPACE
 
 #endif // CALX_DETAIL_TENSOR_IR_OPS_HPP
