@@ -126,12 +126,13 @@ struct register_writer {
 template <const auto& IR>
 inline constexpr auto statement_order = straight_line_order(IR);
 
-/// The statements at positions Base + P... of `statement_order`, as one fold of
-/// `node_statement` calls: a node is one function for the compiler to instantiate, not two
-/// (node_statement reads an input in place and writes a constant's register itself).
+/// The statements at positions Base + P... of `statement_order`, as one fold of statement
+/// calls (`statement_of`): a node is one function for the compiler to instantiate, not two
+/// (the statement reads an input in place and writes a constant's register itself).
 template <const auto& IR, std::size_t Base, class In, class Regs, std::size_t... P>
 CALX_HOST_DEVICE CALX_INLINE void statements(Regs& r, const In& in, std::index_sequence<P...>) {
-  (node_statement<IR, static_cast<std::size_t>(statement_order<IR>[Base + P])>(
+  (statement_of<IR, static_cast<std::size_t>(statement_order<IR>[Base + P])>::template statement<
+       IR, static_cast<std::size_t>(statement_order<IR>[Base + P])>(
        register_reader<IR, Regs, In>{r, in},
        register_writer<Regs, IR.nodes[statement_order<IR>[Base + P]].kind == value_kind::boolean>{
            r, std::integral_constant<int, IR.nodes[statement_order<IR>[Base + P]].slot>::value}),

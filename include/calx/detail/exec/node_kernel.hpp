@@ -2,8 +2,8 @@
 /// @brief `node_kernel<IR, J>(get, e)`: element e of node J of a constexpr IR, computed from
 /// element e of its operands, which `get(operand_c<Id>, e)` returns. Every backend
 /// (straight-line code, the stages of the batched executor, CUDA kernels) evaluates nodes
-/// through `node_statement` (detail/exec/tensor_statement.hpp), which calls a built-in op of
-/// one to three operands itself and this helper for the other elementwise ops.
+/// through `statement_of` (detail/exec/tensor_statement.hpp), whose `node_statement` calls a
+/// built-in op of one to three operands itself and this helper for the other elementwise ops.
 /// A built-in op's kernel is named by its type (`op->builtin`), so it runs on any value type,
 /// device code included; a user op's scalar kernel is a constant function pointer in its
 /// `op_info`, a direct, inlinable call on the host (on SIMD batches, lane by lane). Device
@@ -73,7 +73,7 @@ CALX_HOST_DEVICE CALX_INLINE T user_kernel(const T* a) {
 }
 
 /// Element e of node J (an elementwise op, not an input or a constant) from element e of
-/// its operands, `get(operand_c<Id>{}, e)`. node_statement (detail/exec/tensor_statement.hpp)
+/// its operands, `get(operand_c<Id>{}, e)`. `node_statement` (detail/exec/tensor_statement.hpp)
 /// calls a built-in op of up to three operands itself, and this for the others: a user op
 /// (through `user_kernel`) or a built-in op of more operands.
 template <const auto& IR, std::size_t J, class Get>

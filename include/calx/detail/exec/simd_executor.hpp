@@ -180,7 +180,7 @@ struct batch_executor {
         for (int e = 0; e < n.size(); ++e)
           put(e, load<Contiguous, Full>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i, count));
       } else {
-        node_statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, Full, S>{loop, out, i, count});
+        statement_of<ir, J>::template statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, Full, S>{loop, out, i, count});
       }
     });
   }

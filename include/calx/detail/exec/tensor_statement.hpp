@@ -1,6 +1,6 @@
 /// @file detail/exec/tensor_statement.hpp
-/// @brief `node_statement<IR, J>(get, put)`: the statement codegen emits for node J, for
-/// every backend. A scalar node is one kernel call; a tensor node a loop over its elements
+/// @brief `statement_of<IR, J>::statement<IR, J>(get, put)`: the statement codegen emits
+/// for node J, for every backend. A scalar node is one kernel call; a tensor node a loop over its elements
 /// (an elementwise op reads the same element of each operand, broadcasting having made their
 /// shapes equal) or the statement its tensor op's traits give (detail/tensor/ir_ops.hpp). Shapes and attributes are compile-time
 /// constants of the IR, so small loops unroll and large ones stay loops: the code grows with
@@ -128,34 +128,33 @@ CALX_HOST_DEVICE CALX_INLINE void user_statement(const Get& get, const Put& put,
 #endif
 }
 
-template <const auto& IR, std::size_t J, class Get, class Put>
-CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put) {
-  constexpr node n = IR.nodes[J];
-  constexpr int size = n.size();
-  if constexpr (n.op().builtin == builtin_code::input) {
-    // read in place: `get` of an input reads the caller's memory
-  } else if constexpr (n.op().builtin == builtin_code::constant) {
-    using V = std::remove_cvref_t<decltype(get(operand_c<static_cast<int>(J)>{}, 0))>;
-    if constexpr (n.kind == value_kind::boolean)
-      put(0, V(n.value != 0.0));
-    else
-      put(0, V(n.value));
-  } else if constexpr (n.op().builtin == builtin_code::get) {  // result `attr[0]` of a tuple node
-    constexpr int offset = IR.nodes[IR.operand(J, 0)].op().result_offset(n.attr[0]);
-    for (int e = 0; e < size; ++e) put(e, get(operand_c<IR.operand(J, 0)>{}, offset + e));
-  } else if constexpr (n.op().has_results_kernel()) {
-    results_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
-  } else if constexpr (n.op().statement_f64 != nullptr) {
-    user_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
-  } else if constexpr (n.op().builtin >= 0) {
-    using traits = op_traits<builtin_at_t<static_cast<std::size_t>(n.op().builtin)>>;
-    // (A flag, not a requires-expression on `statement`: nvcc 13 answers that one false.)
-    if constexpr (requires { traits::whole_value; }) {
-      // A tensor op: its own loop over whole values (detail/tensor/ir_ops.hpp).
-      traits::template statement<IR, J>(get, put);
-    } else if constexpr (n.arity >= 1 && n.arity <= 3) {
+/// The statement of every node that is not a built-in tensor op's: an input (read in place
+/// by `get`), a constant, a tuple's result, an op that computes its results together, a
+/// user's tensor op, an elementwise op.
+struct node_statement {
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr node n = IR.nodes[J];
+    constexpr int size = n.size();
+    if constexpr (n.op().builtin == builtin_code::input) {
+      // read in place: `get` of an input reads the caller's memory
+    } else if constexpr (n.op().builtin == builtin_code::constant) {
+      using V = std::remove_cvref_t<decltype(get(operand_c<static_cast<int>(J)>{}, 0))>;
+      if constexpr (n.kind == value_kind::boolean)
+        put(0, V(n.value != 0.0));
+      else
+        put(0, V(n.value));
+    } else if constexpr (n.op().builtin == builtin_code::get) {  // result `attr[0]` of a tuple node
+      constexpr int offset = IR.nodes[IR.operand(J, 0)].op().result_offset(n.attr[0]);
+      for (int e = 0; e < size; ++e) put(e, get(operand_c<IR.operand(J, 0)>{}, offset + e));
+    } else if constexpr (n.op().has_results_kernel()) {
+      results_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
+    } else if constexpr (n.op().statement_f64 != nullptr) {
+      user_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
+    } else if constexpr (n.op().builtin >= 0 && n.arity >= 1 && n.arity <= 3) {
       // A built-in elementwise op (nearly every node): its kernel called here, on element
       // e of each operand; no helper function per node, as each costs compile time.
+      using traits = op_traits<builtin_at_t<static_cast<std::size_t>(n.op().builtin)>>;
       constexpr operand_c<IR.operand(J, 0)> a{};
       constexpr operand_c<IR.operand(J, n.arity > 1 ? 1 : 0)> b{};
       constexpr operand_c<IR.operand(J, n.arity > 2 ? 2 : 0)> c{};
@@ -170,10 +169,29 @@ CALX_HOST_DEVICE CALX_INLINE void node_statement(const Get& get, const Put& put)
     } else {
       for (int e = 0; e < size; ++e) put(e, node_kernel<IR, J>(get, e));
     }
-  } else {
-    for (int e = 0; e < size; ++e) put(e, node_kernel<IR, J>(get, e));
   }
-}
+};
+
+/// The class whose `statement<IR, J>(get, put)` emits a node of the op with this `builtin`
+/// code: a built-in tensor op's traits (its loop over whole values, detail/tensor/ir_ops.hpp),
+/// else `node_statement`. (A flag, `whole_value`, not a requires-expression on `statement`:
+/// nvcc 13 answers that one false.)
+template <int Code>
+struct statement_class {
+  using type = node_statement;
+};
+template <int Code>
+  requires(Code >= 0 && requires { op_traits<builtin_at_t<static_cast<std::size_t>(Code)>>::whole_value; })
+struct statement_class<Code> {
+  using type = op_traits<builtin_at_t<static_cast<std::size_t>(Code)>>;
+};
+
+/// Where codegen finds node J's statement: `statement_of<IR, J>::template statement<IR,
+/// J>(get, put)`, for every backend. A class picked per op, not a function that calls
+/// another: each function per node is one more for the compiler to instantiate and
+/// optimise (with a dispatching function, the tensor tests' TUs had 8% more functions).
+template <const auto& IR, std::size_t J>
+using statement_of = typename statement_class<IR.nodes[J].op().builtin>::type;
 
 }  // namespace detail
 CALX_END_NAMESPACE

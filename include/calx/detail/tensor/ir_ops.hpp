@@ -41,12 +41,13 @@ struct slice_attr {
   static constexpr slice_attr of(const node& n) { return {n.attr[0], n.attr[1], n.attr[2]}; }
 };
 
-/// The loop of a slice: `f(whole, part)` for every element of the slice `a` of a tensor of
-/// shape `big`, with its flat index in `big` and in the slice. A slice reads `whole` into
-/// `part`; its transpose, a pad, the other way. Only the slice's elements are visited: a
-/// loop over all of `big` that stored under a condition was miscompiled by g++ 12's
-/// vectoriser at -O2 (the gradient of `prod` through a slice came out wrong). One loop for
-/// tensors of numbers and for every backend's code.
+/// The loop of a slice of a tensor of numbers: `f(whole, part)` for every element of the
+/// slice `a` of a tensor of shape `big`, with its flat index in `big` and in the slice (a
+/// slice reads `whole` into `part`; a pad, its transpose, the other way). Only the slice's
+/// elements are visited: a loop over all of `big` that stored under a condition was
+/// miscompiled by g++ 12's vectoriser at -O2 (the gradient of `prod` through a slice came
+/// out wrong). The slice and pad statements write the same loop out (a function fewer per
+/// node for the compiler).
 template <class F>
 CALX_HOST_DEVICE constexpr CALX_INLINE void slice_loop(const shape& big, slice_attr a, const F& f) {
   const int len = big.extent[a.axis], part = a.end - a.begin;
@@ -130,30 +131,31 @@ using rule_ids_fn = void(graph&, const int*, const int*, const int*, int*);
 /// The `[axis=a]` a reduction prints (none over every axis).
 inline std::string axis_text(int axis) { return axis < 0 ? "" : "[axis=" + std::to_string(axis) + "]"; }
 
-/// A reduction's statement: `Combine` folds the reduced elements, in order.
-template <const auto& IR, std::size_t J, class Get, class Put, class Combine>
-CALX_HOST_DEVICE CALX_INLINE void reduce_statement(const Get& get, const Put& put, const Combine& combine) {
-  constexpr operand_c<IR.operand(J, 0)> a{};
-  // Constants, not references into IR: device code may not read a host variable.
-  constexpr shape in = IR.nodes[IR.operand(J, 0)].dims;
-  constexpr int axis = IR.nodes[J].attr[0];
-  reduce_loop(in, axis, [&](int e) { return get(a, e); }, put, combine);
-}
+/// What reduce_sum (`Pick` = add_op), reduce_max (max_op) and reduce_min (min_op) share:
+/// the fold of `Pick`'s kernel over axis `attr[0]` of the operand (-1: every axis), in
+/// order; max and min NaN-propagating, as the scalar ops are.
+template <class Pick>
+struct reduction_op_traits : tensor_op_traits {
+  static constexpr int arity = 1;
+  template <const auto& IR, std::size_t J, class Get, class Put>
+  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
+    constexpr operand_c<IR.operand(J, 0)> a{};
+    // Constants, not references into IR: device code may not read a host variable.
+    constexpr shape in = IR.nodes[IR.operand(J, 0)].dims;
+    constexpr int axis = IR.nodes[J].attr[0];
+    reduce_loop(in, axis, [&](int e) { return get(a, e); }, put,
+                [](const auto& acc, const auto& v) { return op_traits<Pick>::kernel(acc, v); });
+  }
+  static std::string attribute_text(const node& n) { return axis_text(n.attr[0]); }
+};
 
-/// reduce_max (`Pick` = max_op) and reduce_min: the greatest or least element over axis
-/// `attr[0]` (-1: every axis), NaN-propagating as `max` and `min` are.
+/// reduce_max and reduce_min: JAX's rule, ties share the derivative equally.
 constexpr void extremum_jvp(graph& g, const int* y, const int* x, const int* t, int* out);
 constexpr void extremum_vjp(graph& g, const int* ct, const int* y, const int* x, int* out);
 template <class Pick>
-struct extremum_op_traits : tensor_op_traits {
-  static constexpr int arity = 1;
+struct extremum_op_traits : reduction_op_traits<Pick> {
   static constexpr void jvp_ids(graph& g, const int* y, const int* x, const int* t, int* out) { extremum_jvp(g, y, x, t, out); }
   static constexpr void vjp_ids(graph& g, const int* ct, const int* y, const int* x, int* out) { extremum_vjp(g, ct, y, x, out); }
-  template <const auto& IR, std::size_t J, class Get, class Put>
-  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
-    reduce_statement<IR, J>(get, put, [](const auto& acc, const auto& v) { return op_traits<Pick>::kernel(acc, v); });
-  }
-  static std::string attribute_text(const node& n) { return axis_text(n.attr[0]); }
 };
 
 template <const auto& IR, std::size_t J, class Get, class Put>
@@ -188,14 +190,11 @@ struct op_traits<broadcast_in_dim_op> : detail::linear_tensor_op_traits {
 
 /// The sum over axis `attr[0]` of the operand (-1: every axis, a scalar).
 template <>
-struct op_traits<reduce_sum_op> : detail::linear_tensor_op_traits {
+struct op_traits<reduce_sum_op> : detail::reduction_op_traits<add_op> {
   static constexpr const char* name = "reduce_sum";
+  static constexpr unsigned linear_in = 1;
+  static constexpr bool jointly_linear = true;
   static constexpr detail::rule_ids_fn jvp_ids, vjp_ids;
-  template <const auto& IR, std::size_t J, class Get, class Put>
-  CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
-    detail::reduce_statement<IR, J>(get, put, [](const auto& acc, const auto& v) { return acc + v; });
-  }
-  static std::string attribute_text(const detail::node& n) { return detail::axis_text(n.attr[0]); }
 };
 
 template <>
@@ -280,7 +279,11 @@ struct op_traits<slice_op> : detail::linear_tensor_op_traits {
     constexpr detail::operand_c<IR.operand(J, 0)> a{};
     constexpr detail::shape in = IR.nodes[IR.operand(J, 0)].dims;
     constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
-    detail::slice_loop(in, at, [&](int whole, int part) { put(part, get(a, whole)); });
+    constexpr int len = in.extent[at.axis], part = at.end - at.begin;
+    constexpr int inner = in.stride(at.axis), outer = in.size() / (len * inner);
+    for (int o = 0; o < outer; ++o)
+      for (int k = at.begin; k < at.end; ++k)
+        for (int i = 0; i < inner; ++i) put((o * part + k - at.begin) * inner + i, get(a, (o * len + k) * inner + i));
   }
   static std::string attribute_text(const detail::node& n) {
     const detail::slice_attr a = detail::slice_attr::of(n);
@@ -300,8 +303,17 @@ struct op_traits<pad_op> : detail::linear_tensor_op_traits {
     using V = std::remove_cvref_t<decltype(get(a, 0))>;
     constexpr detail::shape out = IR.nodes[J].dims;
     constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
-    for (int e = 0; e < out.size(); ++e) put(e, detail::zero_of<V>());
-    detail::slice_loop(out, at, [&](int whole, int part) { put(whole, V(get(a, part))); });
+    constexpr int len = out.extent[at.axis], part = at.end - at.begin;
+    constexpr int inner = out.stride(at.axis), outer = out.size() / (len * inner);
+    for (int o = 0; o < outer; ++o)
+      for (int k = 0; k < len; ++k)
+        for (int i = 0; i < inner; ++i) {
+          const int whole = (o * len + k) * inner + i;
+          if (k < at.begin || k >= at.end)
+            put(whole, detail::zero_of<V>());
+          else
+            put(whole, V(get(a, (o * part + k - at.begin) * inner + i)));
+        }
   }
   static std::string attribute_text(const detail::node& n) { return op_traits<slice_op>::attribute_text(n); }
 };
