@@ -59,7 +59,22 @@ constexpr bool device_kernels_found() {
   return true;
 }
 
-inline constexpr std::size_t node_fields = 8 + max_rank + 3;  // 3: `node::attr`
+/// The integers of one node: its op's position in the table, its constant, then its 32-bit
+/// fields two to an integer (nvcc's memory grows with the kernel's template arguments:
+/// `vmap_device.cu` took 13% more when the attributes came one to an integer).
+inline constexpr std::size_t node_fields = 8;
+static_assert(max_rank == 4, "calx internal: a node's extents are encoded two to an integer");
+
+constexpr long long pack_pair(std::int32_t hi, std::int32_t lo) {
+  return static_cast<long long>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(hi)) << 32) |
+                                static_cast<std::uint32_t>(lo));
+}
+constexpr std::int32_t pair_hi(long long c) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(c) >> 32));
+}
+constexpr std::int32_t pair_lo(long long c) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(c)));
+}
 
 /// The integers of IR `r`: its sizes and slot counts, each node's fields, its lists.
 template <class IR>
@@ -72,15 +87,13 @@ constexpr auto encode_ir(const IR& r) {
   c[k++] = r.bool_slots;
   for (const node& n : r.nodes) {
     c[k++] = device_op_index(n.op);
-    c[k++] = n.first;
-    c[k++] = n.arity;
     c[k++] = std::bit_cast<long long>(n.value);
-    c[k++] = n.slot;
-    c[k++] = static_cast<long long>(n.kind);
-    c[k++] = n.batched ? 1 : 0;
-    c[k++] = n.dims.rank;
-    for (int a = 0; a < max_rank; ++a) c[k++] = n.dims.extent[static_cast<std::size_t>(a)];
-    for (std::int32_t a : n.attr) c[k++] = a;
+    c[k++] = pack_pair(n.first, n.arity);
+    c[k++] = pack_pair(n.slot, static_cast<std::int32_t>(n.kind) | (n.batched ? 1 << 8 : 0) | n.dims.rank << 16);
+    c[k++] = pack_pair(n.dims.extent[0], n.dims.extent[1]);
+    c[k++] = pack_pair(n.dims.extent[2], n.dims.extent[3]);
+    c[k++] = pack_pair(n.attr[0], n.attr[1]);
+    c[k++] = pack_pair(n.attr[2], 0);
   }
   for (int x : r.operands) c[k++] = x;
   for (int x : r.inputs) c[k++] = x;
@@ -127,15 +140,21 @@ struct decoded_ir<ir_key<C...>> {
     r.bool_slots = static_cast<int>(c[k++]);
     for (node& n : r.nodes) {
       n.op = device_op_table<>::value[static_cast<std::size_t>(c[k++])];
-      n.first = static_cast<std::int32_t>(c[k++]);
-      n.arity = static_cast<std::int32_t>(c[k++]);
       n.value = std::bit_cast<double>(c[k++]);
-      n.slot = static_cast<std::int32_t>(c[k++]);
-      n.kind = static_cast<value_kind>(c[k++]);
-      n.batched = c[k++] != 0;
-      n.dims.rank = static_cast<std::int32_t>(c[k++]);
-      for (int a = 0; a < max_rank; ++a) n.dims.extent[static_cast<std::size_t>(a)] = static_cast<std::int32_t>(c[k++]);
-      for (std::int32_t& a : n.attr) a = static_cast<std::int32_t>(c[k++]);
+      n.first = pair_hi(c[k]);
+      n.arity = pair_lo(c[k++]);
+      n.slot = pair_hi(c[k]);
+      const std::int32_t flags = pair_lo(c[k++]);
+      n.kind = static_cast<value_kind>(flags & 0xff);
+      n.batched = (flags >> 8 & 1) != 0;
+      n.dims.rank = flags >> 16;
+      n.dims.extent[0] = pair_hi(c[k]);
+      n.dims.extent[1] = pair_lo(c[k++]);
+      n.dims.extent[2] = pair_hi(c[k]);
+      n.dims.extent[3] = pair_lo(c[k++]);
+      n.attr[0] = pair_hi(c[k]);
+      n.attr[1] = pair_lo(c[k++]);
+      n.attr[2] = pair_hi(c[k++]);
     }
     for (int& x : r.operands) x = static_cast<int>(c[k++]);
     for (int& x : r.inputs) x = static_cast<int>(c[k++]);

@@ -1,10 +1,11 @@
 /// @file detail/exec/tensor_statement.hpp
 /// @brief `statement_of<IR, J>::statement<IR, J>(get, put)`: the statement codegen emits
-/// for node J, for every backend. A scalar node is one kernel call; a tensor node a loop over its elements
-/// (an elementwise op reads the same element of each operand, broadcasting having made their
-/// shapes equal) or the statement its tensor op's traits give (detail/tensor/ir_ops.hpp). Shapes and attributes are compile-time
-/// constants of the IR, so small loops unroll and large ones stay loops: the code grows with
-/// the program, not with the shapes. `get(operand_c<Id>{}, e)` reads element e of operand
+/// for node J, for every backend. A scalar node is one kernel call; a tensor node a loop
+/// over its elements (an elementwise op reads the same element of each operand,
+/// broadcasting having made their shapes equal) or the statement its tensor op's traits
+/// give (detail/tensor/ir_ops.hpp). Shapes and attributes are compile-time constants of the
+/// IR, so small loops unroll and large ones stay loops: the code grows with the program,
+/// not with the shapes. `get(operand_c<Id>{}, e)` reads element e of operand
 /// Id, `put(e, v)` writes element e of node J; both index the backend's registers.
 #ifndef CALX_DETAIL_EXEC_TENSOR_STATEMENT_HPP
 #define CALX_DETAIL_EXEC_TENSOR_STATEMENT_HPP
