@@ -33,7 +33,7 @@ TEST_CASE("every built-in op is a primitive with a name and its own builtin code
 
 TEST_CASE("every real-valued op has a jvp and a vjp rule; masks have neither", "[op_traits][rules]") {
   STATIC_REQUIRE(for_all_ops([]<class Op>(calx::detail::type_identity<Op>) {
-    if constexpr (calx::detail::find_v<calx::detail::tensor_builtin_ops, Op> >= 0)
+    if constexpr (calx::detail::is_tensor_builtin_v<Op>)
       // Tensor ops: rules on node ids (`jvp_ids`, `vjp_ids`), which read their attributes.
       return calx::detail::describe<Op>().jvp_from == calx::detail::rule_source::own &&
              calx::detail::describe<Op>().vjp_from == calx::detail::rule_source::own;

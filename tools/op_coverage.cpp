@@ -64,7 +64,7 @@ void rows(calx::detail::type_list<Op...>) {
 template <class Op>
 constexpr bool listed = !std::is_same_v<Op, calx::input_op> && !std::is_same_v<Op, calx::constant_op> &&
                         !std::is_same_v<Op, calx::get_op> && !std::is_same_v<Op, calx::broadcast_op> &&
-                        calx::detail::find_v<calx::detail::tensor_builtin_ops, Op> < 0 &&
+                        !calx::detail::is_tensor_builtin_v<Op> &&
                         calx::detail::describe<Op>().role == calx::detail::batch_role::elementwise;
 
 template <class... Op>

@@ -147,6 +147,9 @@ using builtin_ops =
 /// The built-in tensor ops, the tail of `builtin_ops` (their laws are tests/tensor.laws.cpp's).
 using tensor_builtin_ops = type_list<broadcast_in_dim_op, reduce_sum_op, reduce_max_op, reduce_min_op, tensordot_op,
                                      transpose_op, reshape_op, slice_op, pad_op, index_op, pack_op>;
+/// Whether `Op` is one of them (rules on node ids and a statement of its own).
+template <class Op>
+inline constexpr bool is_tensor_builtin_v = find_v<tensor_builtin_ops, Op> >= 0;
 
 /// The built-in ops defined by a decomposition (declared above), for tools that list every
 /// op calx ships (tools/op_coverage.cpp writes docs/ops.md from both lists).

@@ -476,7 +476,7 @@ std::vector<std::string> ops_without_law_rows(calx::detail::type_list<Op...>) {
     if constexpr (std::is_same_v<O, calx::input_op> || std::is_same_v<O, calx::constant_op> ||
                   std::is_same_v<O, calx::get_op>) {
       return;  // structural, not operations
-    } else if constexpr (calx::detail::find_v<calx::detail::tensor_builtin_ops, O> >= 0) {
+    } else if constexpr (calx::detail::is_tensor_builtin_v<O>) {
       return;  // tensor ops: their laws are tests/tensor.laws.cpp's
     } else {
       const std::string op = calx::op_traits<O>::name;

@@ -41,6 +41,20 @@ struct slice_attr {
   static constexpr slice_attr of(const node& n) { return {n.attr[0], n.attr[1], n.attr[2]}; }
 };
 
+/// Where a slice `a` of a tensor of shape `big` lies: `outer` blocks of `len` rows along the
+/// axis, each row `inner` elements; `whole` and `part` give an element's flat index in `big`
+/// and in the slice (its rows `begin` .. `end`). One place for `slice_loop` and the slice and
+/// pad statements, which write the loop out.
+struct slice_geometry {
+  int begin = 0, len = 0, rows = 0, inner = 0, outer = 0;
+  CALX_HOST_DEVICE static constexpr slice_geometry of(const shape& big, slice_attr a) {
+    const int len = big.extent[a.axis], inner = big.stride(a.axis);
+    return {a.begin, len, a.end - a.begin, inner, big.size() / (len * inner)};
+  }
+  CALX_HOST_DEVICE constexpr int whole(int o, int k, int i) const { return (o * len + k) * inner + i; }
+  CALX_HOST_DEVICE constexpr int part(int o, int k, int i) const { return (o * rows + k - begin) * inner + i; }
+};
+
 /// The loop of a slice of a tensor of numbers: `f(whole, part)` for every element of the
 /// slice `a` of a tensor of shape `big`, with its flat index in `big` and in the slice (a
 /// slice reads `whole` into `part`; a pad, its transpose, the other way). Only the slice's
@@ -50,11 +64,10 @@ struct slice_attr {
 /// node for the compiler).
 template <class F>
 CALX_HOST_DEVICE constexpr CALX_INLINE void slice_loop(const shape& big, slice_attr a, const F& f) {
-  const int len = big.extent[a.axis], part = a.end - a.begin;
-  const int inner = big.stride(a.axis), outer = big.size() / (len * inner);
-  for (int o = 0; o < outer; ++o)
+  const slice_geometry s = slice_geometry::of(big, a);
+  for (int o = 0; o < s.outer; ++o)
     for (int k = a.begin; k < a.end; ++k)
-      for (int i = 0; i < inner; ++i) f((o * len + k) * inner + i, (o * part + k - a.begin) * inner + i);
+      for (int i = 0; i < s.inner; ++i) f(s.whole(o, k, i), s.part(o, k, i));
 }
 
 /// Which axes a `tensordot` node contracts (its attribute `attr[0]`). With a of shape [P.., R] or
@@ -279,11 +292,10 @@ struct op_traits<slice_op> : detail::linear_tensor_op_traits {
     constexpr detail::operand_c<IR.operand(J, 0)> a{};
     constexpr detail::shape in = IR.nodes[IR.operand(J, 0)].dims;
     constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
-    constexpr int len = in.extent[at.axis], part = at.end - at.begin;
-    constexpr int inner = in.stride(at.axis), outer = in.size() / (len * inner);
-    for (int o = 0; o < outer; ++o)
+    constexpr detail::slice_geometry s = detail::slice_geometry::of(in, at);
+    for (int o = 0; o < s.outer; ++o)
       for (int k = at.begin; k < at.end; ++k)
-        for (int i = 0; i < inner; ++i) put((o * part + k - at.begin) * inner + i, get(a, (o * len + k) * inner + i));
+        for (int i = 0; i < s.inner; ++i) put(s.part(o, k, i), get(a, s.whole(o, k, i)));
   }
   static std::string attribute_text(const detail::node& n) {
     const detail::slice_attr a = detail::slice_attr::of(n);
@@ -303,16 +315,14 @@ struct op_traits<pad_op> : detail::linear_tensor_op_traits {
     using V = std::remove_cvref_t<decltype(get(a, 0))>;
     constexpr detail::shape out = IR.nodes[J].dims;
     constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
-    constexpr int len = out.extent[at.axis], part = at.end - at.begin;
-    constexpr int inner = out.stride(at.axis), outer = out.size() / (len * inner);
-    for (int o = 0; o < outer; ++o)
-      for (int k = 0; k < len; ++k)
-        for (int i = 0; i < inner; ++i) {
-          const int whole = (o * len + k) * inner + i;
+    constexpr detail::slice_geometry s = detail::slice_geometry::of(out, at);
+    for (int o = 0; o < s.outer; ++o)
+      for (int k = 0; k < s.len; ++k)
+        for (int i = 0; i < s.inner; ++i) {
           if (k < at.begin || k >= at.end)
-            put(whole, detail::zero_of<V>());
+            put(s.whole(o, k, i), detail::zero_of<V>());
           else
-            put(whole, V(get(a, (o * part + k - at.begin) * inner + i)));
+            put(s.whole(o, k, i), V(get(a, s.part(o, k, i))));
         }
   }
   static std::string attribute_text(const detail::node& n) { return op_traits<slice_op>::attribute_text(n); }
