@@ -99,6 +99,38 @@ constexpr bool dead_nodes_are_dropped() {
          count_op<calx::sin_op>(P::ir) == 1 && P::ir.input_count == 2;
 }
 
+// A program is built once where its first build keeps it (up to 256 nodes), twice where it
+// is larger: either way `materialized::value` is the program a fresh build gives.
+constexpr auto chain_of_products = [](auto x) {  // 300 inputs, about 900 nodes
+  auto s = x[0] * x[0];
+  for (std::size_t i = 1; i < x.size(); ++i) s = s + x[i] * x[i - 1];
+  return s;
+};
+
+template <class Source>
+constexpr bool same_as_a_fresh_build() {
+  using M = calx::detail::materialized<Source>;
+  calx::detail::graph g = Source::build();
+  calx::detail::finalize(g);
+  const auto& r = M::value;
+  if (g.nodes.size() != M::sizes[0] || g.operands.size() != M::sizes[1] || g.inputs.size() != M::sizes[2] ||
+      g.outputs.size() != M::sizes[3])
+    return false;
+  for (std::size_t j = 0; j < g.nodes.size(); ++j) {
+    const calx::detail::node &a = g.nodes[j], &b = r.nodes[j];
+    if (a.op != b.op || a.first != b.first || a.arity != b.arity || a.value != b.value || a.attr != b.attr ||
+        a.kind != b.kind || a.batched != b.batched || a.dims.size() != b.dims.size())
+      return false;
+  }
+  for (std::size_t k = 0; k < g.operands.size(); ++k)
+    if (g.operands[k] != r.operands[k]) return false;
+  for (std::size_t k = 0; k < g.inputs.size(); ++k)
+    if (g.inputs[k] != r.inputs[k]) return false;
+  for (std::size_t k = 0; k < g.outputs.size(); ++k)
+    if (g.outputs[k] != r.outputs[k]) return false;
+  return r.input_offset[g.inputs.size()] == M::sizes[4] && r.output_offset[g.outputs.size()] == M::sizes[5];
+}
+
 // Returning an input: the output is the input node itself.
 constexpr auto second = [](auto, auto y) { return y; };
 constexpr auto twice_x = [](auto x, auto) { return std::pair{x, x}; };
@@ -211,6 +243,21 @@ TEST_CASE("values computed but not returned leave no node", "[program][dead]") {
   CHECK(dead_nodes_are_dropped());
   STATIC_REQUIRE(dead_nodes_are_dropped());
   CHECK(calx::trace(with_unused_value, 1.0, 2.0)(0.5, 7.0) == std::sin(0.5));
+}
+
+TEST_CASE("a program is the one a fresh build gives, kept from its first build or built again",
+          "[program][materialized]") {
+  using small = calx::detail::trace_source<decltype(both_orders), double, double>;
+  using large = calx::detail::trace_source<decltype(chain_of_products), std::array<double, 300>>;
+  STATIC_REQUIRE(calx::detail::materialized<small>::kept);
+  STATIC_REQUIRE(!calx::detail::materialized<large>::kept);
+  STATIC_REQUIRE(calx::detail::materialized<large>::sizes[0] > calx::detail::first_build_result::max_nodes);
+  STATIC_REQUIRE(same_as_a_fresh_build<small>());
+  STATIC_REQUIRE(same_as_a_fresh_build<large>());
+  std::array<double, 300> x{};
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.01 * static_cast<double>(i % 17) - 0.05;
+  CHECK(calx::trace(chain_of_products, x)(x) == Approx(chain_of_products(x)).epsilon(1e-14));
+  CHECK(calx::trace(both_orders, 1.0, 2.0)(2.0, 3.0) == 25.0);
 }
 
 TEST_CASE("a function may return its inputs", "[program][outputs]") {

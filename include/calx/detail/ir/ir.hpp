@@ -237,23 +237,72 @@ constexpr void allocate_slots(IR& r) {
       });
 }
 
-/// The IR of `Source::build()` as a constant: one constexpr run to size it, one to fill it.
+/// What the first build of a program tells: its sizes and what the passes met.
+struct first_build_facts {
+  std::array<std::size_t, 6> sizes;
+  op_ref missing_rule;
+  bool missing_in_reverse;
+  void (*refusal)(bool);
+  unsigned expansions;
+};
+
+/// A program's first build: the facts, and the program itself where it fits the arrays here
+/// (`kept`), so that `materialized` copies it instead of building it again. Constant
+/// evaluation cannot keep the graph's vectors, and the sizes of `ir` are known only after a
+/// build; so a program of more than `max_nodes` nodes is built twice, any other once. With
+/// g++ 12 the test TUs took 4-10% less CPU time and up to 15% less memory (the rebuilds'
+/// garbage): docs/performance.md §5; 512 nodes gained no more. nvcc's front end gains little
+/// and keeps the arrays (tests/cuda/vmap_device.cu: 1781 -> 2037 MiB): none kept there.
+struct first_build_result {
+#if defined(__CUDACC__)
+  static constexpr std::size_t max_nodes = 0;
+#else
+  static constexpr std::size_t max_nodes = 256;
+#endif
+  static constexpr std::size_t max_operands = 2 * max_nodes, max_io = max_nodes / 2;
+  first_build_facts facts{};
+  bool kept = false;
+  std::array<node, max_nodes> nodes{};
+  std::array<int, max_operands> operands{};
+  std::array<int, max_io> inputs{}, outputs{};
+  std::array<std::size_t, max_io + 1> input_offset{}, output_offset{};
+};
+
+/// `Source`'s first build. A function of its own, called alike by `materialized` and by the
+/// check that a traced function is constexpr (detail/call/trace_source.hpp): g++ keeps the
+/// result of a constexpr call without arguments, so the check's build is this one too.
+template <class Source>
+constexpr first_build_result first_build() {
+  graph g = Source::build();
+  finalize(g);
+  const std::vector<std::size_t> in_off = flat_offsets(g, g.inputs), out_off = flat_offsets(g, g.outputs);
+  first_build_result b;
+  b.facts = {{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size(), in_off.back(), out_off.back()},
+             g.missing_rule,
+             g.missing_in_reverse,
+             g.refusal,
+             expansions_needed(g.nodes, g.nodes.size())};
+  using B = first_build_result;
+  b.kept = g.nodes.size() <= B::max_nodes && g.operands.size() <= B::max_operands && g.inputs.size() <= B::max_io &&
+           g.outputs.size() <= B::max_io;
+  if (b.kept) {
+    for (std::size_t j = 0; j < g.nodes.size(); ++j) b.nodes[j] = g.nodes[j];
+    for (std::size_t a = 0; a < g.operands.size(); ++a) b.operands[a] = g.operands[a];
+    for (std::size_t i = 0; i < g.inputs.size(); ++i) b.inputs[i] = g.inputs[i];
+    for (std::size_t o = 0; o < g.outputs.size(); ++o) b.outputs[o] = g.outputs[o];
+    for (std::size_t i = 0; i <= g.inputs.size(); ++i) b.input_offset[i] = in_off[i];
+    for (std::size_t o = 0; o <= g.outputs.size(); ++o) b.output_offset[o] = out_off[o];
+  }
+  return b;
+}
+
+/// The IR of `Source::build()` as a constant: one constexpr run, which sizes it and keeps
+/// it where it is small enough (`first_build_result`), else one more to fill it.
 template <class Source>
 struct materialized {
-  struct shape {
-    std::array<std::size_t, 6> sizes;
-    op_ref missing_rule;
-    bool missing_in_reverse;
-    void (*refusal)(bool);
-    unsigned expansions;
-  };
-  static constexpr shape first_run = [] {
-    graph g = Source::build();
-    finalize(g);
-    return shape{{g.nodes.size(), g.operands.size(), g.inputs.size(), g.outputs.size(),
-                  flat_offsets(g, g.inputs).back(), flat_offsets(g, g.outputs).back()},
-                 g.missing_rule, g.missing_in_reverse, g.refusal, expansions_needed(g.nodes, g.nodes.size())};
-  }();
+  static constexpr first_build_result built = first_build<Source>();
+  static constexpr first_build_facts first_run = built.facts;
+  static constexpr bool kept = built.kept;
   static constexpr std::array<std::size_t, 6> sizes = first_run.sizes;
   /// Bit `expand_for` k: some op of the program needs decomposing for pass k.
   static constexpr unsigned expansions = first_run.expansions;
@@ -264,23 +313,32 @@ struct materialized {
   /// The report of the first derivative a rule refused (null: none; see graph::refuse).
   static constexpr void (*refusal)(bool) = first_run.refusal;
   using ir_type = ir<sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], sizes[5]>;
+  /// The IR from a build's arrays (a graph's, or those `built` kept).
+  template <class G>
+  static constexpr ir_type copy(const G& g, const std::size_t* in_off, const std::size_t* out_off) {
+    ir_type r;
+    for (std::size_t j = 0; j < sizes[0]; ++j) r.nodes[j] = g.nodes[j];
+    for (std::size_t a = 0; a < sizes[1]; ++a) r.operands[a] = g.operands[a];
+    for (std::size_t i = 0; i < sizes[2]; ++i) r.inputs[i] = g.inputs[i];
+    for (std::size_t o = 0; o < sizes[3]; ++o) r.outputs[o] = g.outputs[o];
+    for (std::size_t i = 0; i <= sizes[2]; ++i) r.input_offset[i] = in_off[i];
+    for (std::size_t o = 0; o <= sizes[3]; ++o) r.output_offset[o] = out_off[o];
+    return r;
+  }
   static constexpr ir_type value = [] {
     // A refused program is made all the same (its refused values are zeros or scratch
     // numbers), so that what is instantiated from it compiles: it is never run. A transform
     // reports the refusal first (rules_found, tracing_failed), a program holding a refused
     // sub-program takes the refusal over (emit_op), and code generation stops at it
     // (`runnable`).
-    graph g = Source::build();
-    finalize(g);
-    ir_type r;
-    for (std::size_t j = 0; j < sizes[0]; ++j) r.nodes[j] = g.nodes[j];
-    for (std::size_t a = 0; a < sizes[1]; ++a) r.operands[a] = g.operands[a];
-    for (std::size_t i = 0; i < sizes[2]; ++i) r.inputs[i] = g.inputs[i];
-    for (std::size_t o = 0; o < sizes[3]; ++o) r.outputs[o] = g.outputs[o];
-    const std::vector<std::size_t> in_off = flat_offsets(g, g.inputs), out_off = flat_offsets(g, g.outputs);
-    for (std::size_t i = 0; i <= sizes[2]; ++i) r.input_offset[i] = in_off[i];
-    for (std::size_t o = 0; o <= sizes[3]; ++o) r.output_offset[o] = out_off[o];
-    return r;
+    if constexpr (kept) {
+      return copy(built, built.input_offset.data(), built.output_offset.data());
+    } else {
+      graph g = Source::build();
+      finalize(g);
+      const std::vector<std::size_t> in_off = flat_offsets(g, g.inputs), out_off = flat_offsets(g, g.outputs);
+      return copy(g, in_off.data(), out_off.data());
+    }
   }();
   /// `value` with straight-line code's registers (`allocate_slots`), made only where that
   /// code is generated: most programs are only read by passes (a primal a derivative is
