@@ -34,8 +34,8 @@ TEST_CASE("a user op's rules resolve to its own, else its decomposition's, else 
   STATIC_REQUIRE(describe<user::logaddexp_op>().jvp_from == rule_source::decomposition);
   STATIC_REQUIRE(describe<user::logaddexp_op>().vjp_from == rule_source::own);
   STATIC_REQUIRE(describe<user::logaddexp_op>().batch_from == batch_kernel::decomposition);
-  STATIC_REQUIRE(describe<user::logaddexp_op>().kernel_f64 != nullptr);
-  STATIC_REQUIRE(describe<user::softplus_op>().kernel_f64 == nullptr);
+  STATIC_REQUIRE(describe<user::logaddexp_op>().extra().kernel_f64 != nullptr);
+  STATIC_REQUIRE(describe<user::softplus_op>().extra().kernel_f64 == nullptr);
   // an op's kernel that calls out of line says so; code generation orders its calls
   STATIC_REQUIRE(describe<user::logaddexp_op>().calls_out_of_line);
   STATIC_REQUIRE(!describe<user::softplus_op>().calls_out_of_line);

@@ -37,7 +37,7 @@ const char* batch_name(batch_kernel b) {
 
 const char* kernel_name(const op_info& i) {
   if (i.is_builtin()) return "own (scalar, SIMD, CUDA)";
-  if (i.kernel_f64 != nullptr) return "own scalar";
+  if (i.extra().kernel_f64 != nullptr) return "own scalar";
   if (i.decompose != nullptr) return "decomposition";
   return "**missing**";
 }

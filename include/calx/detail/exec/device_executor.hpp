@@ -55,7 +55,7 @@ constexpr int name_the_op_without_device_kernel() {
   constexpr const auto& r = materialized<Source>::value;
   for (std::size_t j = 0; j < r.nodes.size(); ++j)
     if (device_op_index(r.nodes[j].op) < 0) {  // as device_kernels_found
-      r.nodes[j].op().no_device_kernel();
+      r.nodes[j].op().extra().no_device_kernel();
       break;
     }
   return 0;

@@ -47,10 +47,10 @@ template <const auto& IR, std::size_t J, class B>
     T x[arity];
     for (int i = 0; i < arity; ++i) x[i] = in[i][l];
     if constexpr (std::is_same_v<T, float>) {
-      constexpr auto k = IR.nodes[J].op().kernel_f32;
+      constexpr auto k = IR.nodes[J].op().extra().kernel_f32;
       out[l] = k(x);
     } else {
-      constexpr auto k = IR.nodes[J].op().kernel_f64;
+      constexpr auto k = IR.nodes[J].op().extra().kernel_f64;
       out[l] = k(x);
     }
   }
@@ -60,12 +60,12 @@ template <const auto& IR, std::size_t J, class B>
 /// A user op's scalar kernel on operand values `a` (numbers, or SIMD batches lane by lane).
 template <const auto& IR, std::size_t J, class T>
 CALX_HOST_DEVICE CALX_INLINE T user_kernel(const T* a) {
-  static_assert(IR.nodes[J].op().kernel_f64 != nullptr, "calx internal: an op without kernel reached codegen unexpanded");
+  static_assert(IR.nodes[J].op().extra().kernel_f64 != nullptr, "calx internal: an op without kernel reached codegen unexpanded");
   if constexpr (std::is_same_v<T, float>) {
-    constexpr auto k = IR.nodes[J].op().kernel_f32;
+    constexpr auto k = IR.nodes[J].op().extra().kernel_f32;
     return k(a);
   } else if constexpr (std::is_same_v<T, double>) {
-    constexpr auto k = IR.nodes[J].op().kernel_f64;
+    constexpr auto k = IR.nodes[J].op().extra().kernel_f64;
     return k(a);
   } else {
     return lanes_kernel<IR, J>(a);

@@ -39,7 +39,7 @@ struct store_copy {
 /// The constants of op `R`'s kernel.
 template <op_ref R>
 struct kernel_constants {
-  static constexpr results_kernel_info k = *R().results;
+  static constexpr results_kernel_info k = *R().extra().results;
   static constexpr std::size_t N = k.n, X = k.x, Y = k.y, L = k.l;
   /// How many operands the op has.
   static constexpr std::size_t arity = [] {

@@ -82,12 +82,12 @@ CALX_HOST_DEVICE CALX_INLINE void gather_operand(T* out, int n, const At& at) {
 template <class T>
 inline void run_statement(const op_info& op, const T* const* in, T* out) {
   if constexpr (std::is_same_v<T, float>)
-    op.statement_f32(in, out);
+    op.extra().statement_f32(in, out);
   else
-    op.statement_f64(in, out);
+    op.extra().statement_f64(in, out);
 }
 
-/// A user tensor op's node (`op_info::statement_f64`): its operands' elements gathered, its
+/// A user tensor op's node (`op_extras::statement_f64`): its operands' elements gathered, its
 /// kernel run on numbers (on SIMD batches, lane by lane: the kernel is a host function of
 /// float or double, as a user scalar op's), the result scattered into the node's registers.
 /// Host code only: device code runs its decomposition or refuses it by name (`no_device_kernel`).
@@ -150,7 +150,7 @@ struct node_statement {
       for (int e = 0; e < size; ++e) put(e, get(operand_c<IR.operand(J, 0)>{}, offset + e));
     } else if constexpr (n.op().has_results_kernel()) {
       results_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
-    } else if constexpr (n.op().statement_f64 != nullptr) {
+    } else if constexpr (n.op().extra().statement_f64 != nullptr) {
       user_statement<IR, J>(get, put, std::make_integer_sequence<int, n.arity>{});
     } else if constexpr (n.op().builtin >= 0 && n.arity >= 1 && n.arity <= 3) {
       // A built-in elementwise op (nearly every node): its kernel called here, on element

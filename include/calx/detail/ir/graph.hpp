@@ -296,7 +296,7 @@ constexpr int emit_op(graph& g, op_ref ref, const op_info& op, int* in) {
   }
   const shape common = op.broadcasts ? broadcast_operands(g, op, in) : shape{};
   // An op whose sub-program was refused (a misuse in a loop's body) refuses this program.
-  if (op.has_results_kernel() && op.results->refusal != nullptr) g.refuse(op.results->refusal());
+  if (op.has_results_kernel() && op.extra().results->refusal != nullptr) g.refuse(op.extra().results->refusal());
   node n;
   n.op = ref;
   n.arity = op.arity;

@@ -97,6 +97,41 @@ inline constexpr int input = 0, constant = 1, get = 2;
 
 inline constexpr int no_simplification = -2;
 
+/// What only some ops have, one constant per op type that is not built in
+/// (`op_info::extras`; `describe` makes it): how codegen runs it apart from a built-in's
+/// kernel, the shapes of its results, what `to_string` prints of it, and how device code
+/// refuses it. `op_info` keeps what every op has, which the passes read.
+struct op_extras {
+  /// Scalar kernels of a user op (built-ins: see `op_info::builtin`), on host and CUDA device.
+  float (*kernel_f32)(const float*) = nullptr;
+  double (*kernel_f64)(const double*) = nullptr;
+
+  /// A user tensor op's kernel on numbers: operand i's elements at `in[i]`, the result's
+  /// written to `out`, all row major. Host only, as `kernel_f64`. (A built-in tensor op's
+  /// statement is a template its traits give: codegen names it by `builtin`.)
+  void (*statement_f32)(const float* const* in, float* out) = nullptr;
+  void (*statement_f64)(const double* const* in, double* out) = nullptr;
+
+  /// An op that computes its results together (a loop: one run gives every carry; a
+  /// cond): what its kernel is compiled from (see `results_kernel_info`). Host only.
+  const results_kernel_info* results = nullptr;
+
+  /// The shapes of a tuple's results (all scalars when null): a loop's per-step outputs are
+  /// tensors. Its `get`s have these shapes, and read the tuple's registers from
+  /// `op_info::result_offset`.
+  shape (*result_dims)(int k) = nullptr;
+
+  /// What `to_string` prints after the op's name (host only): a control-flow op's
+  /// sub-programs, in the program's precision (`single`: f32).
+  const char* (*parameters)(bool single) = nullptr;
+
+  /// Called in a constant expression where device code meets an op that is not built in
+  /// (after decompositions): the compile error names the function, whose template argument
+  /// is the op (detail/exec/device_executor.hpp).
+  void (*no_device_kernel)() = nullptr;
+};
+inline constexpr op_extras no_extras{};
+
 /// The static description of an op, made by `detail::describe<Op>` from `op_traits<Op>`. Rule signatures, over node ids of graph `g` (-1 is a
 /// symbolic zero; `y` are the op's results, one unless it has several):
 /// - `simplify(g, in)`: an existing id equal to the op on operands `in`, or
@@ -126,10 +161,6 @@ struct op_info {
   /// Whether a node's shape and attributes are set where it is recorded (a tensor op), so
   /// that a pass replays it as it is rather than recording the op afresh.
   bool sets_shape = false;
-  /// The shapes of a tuple's results (all scalars when null): a loop's per-step outputs are
-  /// tensors. Its `get`s have these shapes, and read the tuple's registers from
-  /// `result_offset`.
-  shape (*result_dims)(int k) = nullptr;
 
   int (*simplify)(graph&, int*) = nullptr;
   void (*jvp)(graph&, const int*, const int*, const int*, int*) = nullptr;
@@ -139,36 +170,21 @@ struct op_info {
   rule_source vjp_from = rule_source::missing;
   batch_kernel batch_from = batch_kernel::missing;
 
-  /// Scalar kernels of a user op (built-ins: see `builtin`), on host and CUDA device.
-  float (*kernel_f32)(const float*) = nullptr;
-  double (*kernel_f64)(const double*) = nullptr;
-
-  /// A user tensor op's kernel on numbers: operand i's elements at `in[i]`, the result's
-  /// written to `out`, all row major. Host only, as `kernel_f64`. (A built-in tensor op's
-  /// statement is a template its traits give: codegen names it by `builtin`.)
-  void (*statement_f32)(const float* const* in, float* out) = nullptr;
-  void (*statement_f64)(const double* const* in, double* out) = nullptr;
-
-  /// An op that computes its results together (a loop: one run gives every carry; a
-  /// cond): what its kernel is compiled from (see `results_kernel_info`). Host only.
-  const results_kernel_info* results = nullptr;
-
-  /// Called in a constant expression where device code meets an op that is not built in
-  /// (after decompositions): the compile error names the function, whose template argument
-  /// is the op (detail/exec/device_executor.hpp).
-  void (*no_device_kernel)() = nullptr;
-
-  /// What `to_string` prints after the op's name (host only): a control-flow op's
-  /// sub-programs, in the program's precision (`single`: f32).
-  const char* (*parameters)(bool single) = nullptr;
+  /// What only some ops have (`op_extras`); null for a built-in op, which has none of it.
+  const op_extras* extras = nullptr;
 
   constexpr bool is_mask_operand(int i) const { return ((mask_operands >> i) & 1u) != 0; }
   constexpr bool is_builtin() const { return builtin >= 0; }
+  /// `*extras`, or none.
+  constexpr const op_extras& extra() const { return extras != nullptr ? *extras : no_extras; }
   constexpr bool has_scalar_kernel() const {
-    return builtin >= 0 || kernel_f64 != nullptr || statement_f64 != nullptr || results != nullptr;
+    return builtin >= 0 || extra().kernel_f64 != nullptr || extra().statement_f64 != nullptr ||
+           extra().results != nullptr;
   }
-  constexpr bool has_results_kernel() const { return results != nullptr; }
-  constexpr shape result_shape(int k) const { return result_dims != nullptr ? result_dims(k) : shape{}; }
+  constexpr bool has_results_kernel() const { return extra().results != nullptr; }
+  constexpr shape result_shape(int k) const {
+    return extra().result_dims != nullptr ? extra().result_dims(k) : shape{};
+  }
   /// Where result k starts among the tuple's values (one register each).
   constexpr int result_offset(int k) const {
     int offset = 0;

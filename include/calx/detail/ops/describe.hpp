@@ -157,6 +157,29 @@ CALX_HOST_DEVICE T kernel_thunk(const T* a) {
   }(std::make_integer_sequence<int, arity_v<Op>>{});
 }
 
+/// What an op that is not built in has beyond `op_info` (see `op_extras`).
+template <class Op>
+constexpr op_extras make_op_extras() {
+  using traits = op_traits<Op>;
+  op_extras e;
+  e.no_device_kernel = &device_code_needs_a_builtin_op_or_op_traits_decomposition_for<Op>;
+  if constexpr (requires { &traits::parameters; }) e.parameters = &traits::parameters;
+  if constexpr (requires { traits::outputs; }) {
+    if constexpr (requires { traits::result_dims; }) e.result_dims = traits::result_dims;
+    if constexpr (requires { traits::results_kernel; }) {
+      e.results = &traits::results_kernel;
+      if constexpr (!requires { &traits::decompose_ids; })
+        e.no_device_kernel = &device_code_has_no_loops_yet_run_this_vmap_on_host_memory_for<Op>;
+    }
+  } else if constexpr (result_v<Op> == value_kind::real && traits::arity > 0 && has_scalar_kernel<Op>) {
+    e.kernel_f32 = &kernel_thunk<Op, float>;
+    e.kernel_f64 = &kernel_thunk<Op, double>;
+  }
+  return e;
+}
+template <class Op>
+inline constexpr op_extras extras_of = make_op_extras<Op>();
+
 template <class Op>
 constexpr op_info make_op_info() {
   using traits = op_traits<Op>;
@@ -167,14 +190,13 @@ constexpr op_info make_op_info() {
   i.mask_operands = mask_operands_v<Op>;
   i.hash = name_hash(traits::name) * 31u + static_cast<unsigned>(traits::arity);
   i.builtin = find_v<builtin_ops, Op>;
-  i.no_device_kernel = &device_code_needs_a_builtin_op_or_op_traits_decomposition_for<Op>;
+  if constexpr (find_v<builtin_ops, Op> < 0) i.extras = &extras_of<Op>;
   if constexpr (requires { traits::batch_role; }) i.role = traits::batch_role;
   if constexpr (requires { traits::zero_preserving; }) i.zero_preserving = traits::zero_preserving;
   if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;
   if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;
   if constexpr (requires { traits::calls_out_of_line; }) i.calls_out_of_line = traits::calls_out_of_line;
   if constexpr (requires(graph& g, int* in) { traits::simplify(g, in); }) i.simplify = &simplify_thunk<Op>;
-  if constexpr (requires { &traits::parameters; }) i.parameters = &traits::parameters;
   if constexpr (requires { traits::outputs; }) {
     // Rules written on node ids (custom_vjp and custom_jvp, whose operands and results are
     // the leaves of structures; the loops, whose carries are): taken as they are. Such an
@@ -182,7 +204,6 @@ constexpr op_info make_op_info() {
     i.outputs = traits::outputs;
     if constexpr (requires { traits::broadcasts; }) i.broadcasts = traits::broadcasts;
     if constexpr (requires { traits::sets_shape; }) i.sets_shape = traits::sets_shape;
-    if constexpr (requires { traits::result_dims; }) i.result_dims = traits::result_dims;
     if constexpr (requires { &traits::decompose_ids; }) i.decompose = &traits::decompose_ids;
     constexpr bool decomposes = requires { &traits::decompose_ids; };
     if constexpr (requires { &traits::jvp_ids; }) {
@@ -207,8 +228,6 @@ constexpr op_info make_op_info() {
     // runs the op. Without a kernel on SIMD groups, the SIMD loop runs the op's
     // decomposition (a cond or a checkpoint: its branches written out).
     if constexpr (requires { traits::results_kernel; }) {
-      i.results = &traits::results_kernel;
-      if constexpr (!decomposes) i.no_device_kernel = &device_code_has_no_loops_yet_run_this_vmap_on_host_memory_for<Op>;
       i.batch_from = traits::results_kernel.lanes ? batch_kernel::own : batch_kernel::decomposition;
     } else {
       // A built-in tensor op's statement takes SIMD batches as it takes numbers.
@@ -232,16 +251,11 @@ constexpr op_info make_op_info() {
         i.vjp_from = has_decomposition<Op> ? rule_source::decomposition : rule_source::missing;
       }
     }
-    if constexpr (find_v<builtin_ops, Op> < 0 && result_v<Op> == value_kind::real && traits::arity > 0) {
-      if constexpr (has_scalar_kernel<Op>) {
-        i.kernel_f32 = &kernel_thunk<Op, float>;
-        i.kernel_f64 = &kernel_thunk<Op, double>;
-      }
-    }
-    i.batch_from = i.builtin >= 0              ? batch_kernel::own
-                   : has_decomposition<Op>     ? batch_kernel::decomposition
-                   : i.kernel_f64 != nullptr   ? batch_kernel::lanes
-                                               : batch_kernel::missing;
+    constexpr bool own_kernel = result_v<Op> == value_kind::real && traits::arity > 0 && has_scalar_kernel<Op>;
+    i.batch_from = i.builtin >= 0          ? batch_kernel::own
+                   : has_decomposition<Op> ? batch_kernel::decomposition
+                   : own_kernel            ? batch_kernel::lanes
+                                           : batch_kernel::missing;
   }
   return i;
 }

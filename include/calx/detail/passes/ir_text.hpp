@@ -87,7 +87,7 @@ std::string ir_text(const IR& r, const char* real_type, bool single) {
     s += "    " + typed(static_cast<int>(j)) + " = " + n.op().name;
     if (n.is_get()) s += "[" + std::to_string(n.index()) + "]";
     s += attribute_text(n);
-    if (n.op().parameters != nullptr) s += n.op().parameters(single);
+    if (n.op().extra().parameters != nullptr) s += n.op().extra().parameters(single);
     for (int i = 0; i < n.arity; ++i) s += " " + ref(r.operand(j, i));
     s += "\n";
   }

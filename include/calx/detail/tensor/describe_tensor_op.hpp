@@ -106,6 +106,21 @@ void tensor_statement_thunk(const T* const* in, T* out) {
   }(std::index_sequence_for<A...>{});
 }
 
+/// A user tensor op's `op_extras`: its statement on numbers (when its traits give a
+/// kernel) and the report of device code, which cannot run it.
+template <class Op, class... A>
+constexpr op_extras make_tensor_op_extras() {
+  op_extras e;
+  e.no_device_kernel = &device_code_needs_a_builtin_op_or_op_traits_decomposition_for<Op>;
+  if constexpr (tensor_rule_probe<Op, A...>::kernel) {
+    e.statement_f32 = &tensor_statement_thunk<Op, float, A...>;
+    e.statement_f64 = &tensor_statement_thunk<Op, double, A...>;
+  }
+  return e;
+}
+template <class Op, class... A>
+inline constexpr op_extras tensor_op_extras_of = make_tensor_op_extras<Op, A...>();
+
 template <class Op, class... A>
 constexpr op_info describe_tensor_op() {
   using traits = op_traits<Op>;
@@ -116,7 +131,7 @@ constexpr op_info describe_tensor_op() {
   i.hash = name_hash(traits::name) * 31u + static_cast<unsigned>(traits::arity);
   i.broadcasts = false;
   i.sets_shape = true;
-  i.no_device_kernel = &device_code_needs_a_builtin_op_or_op_traits_decomposition_for<Op>;
+  i.extras = &tensor_op_extras_of<Op, A...>;
   if constexpr (requires { traits::linear_in; }) i.linear_in = traits::linear_in;
   if constexpr (requires { traits::jointly_linear; }) i.jointly_linear = traits::jointly_linear;
   if constexpr (probe::decomposition) i.decompose = &tensor_decompose_thunk<Op, A...>;
@@ -133,10 +148,6 @@ constexpr op_info describe_tensor_op() {
   } else {
     i.vjp = &reverse_mode_needs_op_traits_vjp_or_decomposition_for<Op>;
     i.vjp_from = probe::decomposition ? rule_source::decomposition : rule_source::missing;
-  }
-  if constexpr (probe::kernel) {
-    i.statement_f32 = &tensor_statement_thunk<Op, float, A...>;
-    i.statement_f64 = &tensor_statement_thunk<Op, double, A...>;
   }
   i.batch_from = probe::decomposition ? batch_kernel::decomposition
                  : probe::kernel      ? batch_kernel::lanes
