@@ -1,8 +1,9 @@
 // The scenes of ../shared/USER-STORIES.md that calx can run today, as users write them, with
 // their output checked by CTest (examples/stories.out). Each section checks its own result
 // against a closed form and prints "ok" or the difference, so a wrong number fails twice:
-// here and in the golden file. Story 3 (an MLP with tensors), 7 (fori_loop) and 8 (CUDA)
-// wait for their issues; story 6 (a capture, and calx's message) is tests/fail/grad_captures.
+// here and in the golden file. Story 3 (an MLP with tensors) is examples/per_sample_grads.cpp,
+// story 6 (a capture, and calx's message) tests/fail/grad_captures, story 7 (an ODE's
+// adjoint over a batch) examples/ode_adjoint.cpp; 8 (CUDA) waits for a GPU.
 #include <calx/calx.hpp>
 
 #include <cmath>
