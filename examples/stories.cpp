@@ -1,11 +1,14 @@
 // The scenes of ../shared/USER-STORIES.md that calx can run today, as users write them, with
 // their output checked by CTest (examples/stories.out). Each section checks its own result
-// against a closed form and prints "ok" or the difference, so a wrong number fails twice:
-// here and in the golden file. Story 3 (an MLP with tensors) is examples/per_sample_grads.cpp,
-// story 6 (a capture, and calx's message) tests/fail/grad_captures, story 7 (an ODE's
-// adjoint over a batch) examples/ode_adjoint.cpp; 8 (CUDA) waits for a GPU.
+// against a closed form or the derivative by hand and prints "ok" or "WRONG", so a wrong
+// number fails twice: here and in the golden file. Story 3 (an MLP with tensors) is
+// examples/per_sample_grads.cpp, story 6 (a capture, and calx's message)
+// tests/fail/grad_captures, story 7 (an ODE's adjoint over a batch) examples/ode_adjoint.cpp;
+// 8 (CUDA) waits for a GPU, 9 (Ceres) and 11 (a gather) for issues 28 and 26, and story 10's
+// speed (its broadcasts are written out today) for issue 26.
 #include <calx/calx.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
@@ -126,6 +129,43 @@ void story_ir() {
   std::puts(calx::to_string(calx::trace(calx::grad(f), 0.0)).c_str());
 }
 
+// 10. kmeans the way NumPy users write it: every point against every centroid by
+// broadcasting, the nearest by `min`, the gradient with respect to the centroids.
+constexpr auto cost = [](const auto& points, const auto& centroids) {  // 1000 x 8, 10 x 8
+  auto d = calx::reshape<1000, 1, 8>(points) - calx::reshape<1, 10, 8>(centroids);
+  return calx::sum(calx::min(calx::sum(d * d, calx::axis<2>), calx::axis<1>));
+};
+
+void story_kmeans() {
+  section("10. kmeans the way NumPy users write it");
+  static calx::tensor<double, 1000, 8> points;  // 64 KB: not on the stack
+  calx::tensor<double, 10, 8> centroids;
+  for (std::size_t i = 0; i < 1000; ++i)
+    for (std::size_t j = 0; j < 8; ++j) points(i, j) = std::sin(0.37 * static_cast<double>(i) + static_cast<double>(j));
+  for (std::size_t c = 0; c < 10; ++c)
+    for (std::size_t j = 0; j < 8; ++j)
+      centroids(c, j) = std::cos(1.3 * static_cast<double>(c) + 0.5 * static_cast<double>(j));
+  const auto g = calx::grad(cost, calx::argnums<1>)(points, centroids);
+  // By hand: each point pulls its nearest centroid, d/dc sum_j (p_j - c_j)^2 = -2 (p - c).
+  double want[10][8] = {};
+  for (std::size_t i = 0; i < 1000; ++i) {
+    std::size_t best = 0;
+    double nearest = 1e300;
+    for (std::size_t c = 0; c < 10; ++c) {
+      double d2 = 0;
+      for (std::size_t j = 0; j < 8; ++j) d2 += (points(i, j) - centroids(c, j)) * (points(i, j) - centroids(c, j));
+      if (d2 < nearest) nearest = d2, best = c;
+    }
+    for (std::size_t j = 0; j < 8; ++j) want[best][j] += -2 * (points(i, j) - centroids(best, j));
+  }
+  double worst = 0;
+  for (std::size_t c = 0; c < 10; ++c)
+    for (std::size_t j = 0; j < 8; ++j) worst = std::max(worst, std::abs(g(c, j) - want[c][j]));
+  std::printf("d cost / d centroid 0: %.6f %.6f ... %.6f\n", double(g(0, 0)), double(g(0, 1)), double(g(0, 7)));
+  // The same sums in another order: a few ulps of values of order 100.
+  std::printf("against the gradient by hand, 10 x 8 entries: %s\n", worst < 1e-10 ? "ok" : "WRONG");
+}
+
 }  // namespace
 
 int main() {
@@ -133,4 +173,5 @@ int main() {
   story_greeks();
   story_rules();
   story_ir();
+  story_kmeans();
 }
