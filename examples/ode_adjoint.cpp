@@ -18,7 +18,8 @@ namespace {
 
 constexpr double h = 0.01;
 constexpr auto rk4_step = [](auto, auto carry) {
-  auto [s, k] = carry;  // s = (x, v)
+  const auto s = carry.first;  // (x, v); not a structured binding, which clang 14 cannot capture
+  const auto k = carry.second;
   auto f = [&](auto x, auto v) { return std::array{v, -k * x}; };
   auto k1 = f(s[0], s[1]);
   auto k2 = f(s[0] + 0.5 * h * k1[0], s[1] + 0.5 * h * k1[1]);
