@@ -5,12 +5,13 @@
 /// program's lists and register counts. Checked in constant evaluation on the host, on the
 /// programs device code compiles (lowered for SIMD), without a GPU.
 
+#include <_include/ir_inspect.hpp>
+
 #include <calx/calx.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <vector>
 
@@ -27,25 +28,8 @@ template <class Source>
 constexpr bool round_trips() {
   const auto& a = calx::detail::materialized<Source>::slotted;
   const auto& b = calx::detail::decoded_ir<calx::detail::ir_key_t<Source>>::value;
-  if (a.nodes.size() != b.nodes.size() || a.operands.size() != b.operands.size() ||
-      a.inputs.size() != b.inputs.size() || a.outputs.size() != b.outputs.size() ||
-      a.real_slots != b.real_slots || a.bool_slots != b.bool_slots)
+  if (!calx_test::same_nodes_and_lists(a, b) || a.real_slots != b.real_slots || a.bool_slots != b.bool_slots)
     return false;
-  for (std::size_t j = 0; j < a.nodes.size(); ++j) {
-    const calx::detail::node &x = a.nodes[j], &y = b.nodes[j];
-    if (x.op != y.op || std::bit_cast<unsigned long long>(x.value) != std::bit_cast<unsigned long long>(y.value) ||
-        x.first != y.first || x.arity != y.arity || x.slot != y.slot || x.kind != y.kind || x.batched != y.batched ||
-        x.dims.rank != y.dims.rank || x.attr != y.attr)
-      return false;
-    for (int d = 0; d < calx::detail::max_rank; ++d)
-      if (x.dims.extent[d] != y.dims.extent[d]) return false;
-  }
-  for (std::size_t k = 0; k < a.operands.size(); ++k)
-    if (a.operands[k] != b.operands[k]) return false;
-  for (std::size_t k = 0; k < a.inputs.size(); ++k)
-    if (a.inputs[k] != b.inputs[k]) return false;
-  for (std::size_t k = 0; k < a.outputs.size(); ++k)
-    if (a.outputs[k] != b.outputs[k]) return false;
   for (std::size_t k = 0; k < a.input_offset.size(); ++k)
     if (a.input_offset[k] != b.input_offset[k]) return false;
   for (std::size_t k = 0; k < a.output_offset.size(); ++k)

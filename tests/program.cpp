@@ -113,22 +113,8 @@ constexpr bool same_as_a_fresh_build() {
   calx::detail::graph g = Source::build();
   calx::detail::finalize(g);
   const auto& r = M::value;
-  if (g.nodes.size() != M::sizes[0] || g.operands.size() != M::sizes[1] || g.inputs.size() != M::sizes[2] ||
-      g.outputs.size() != M::sizes[3])
-    return false;
-  for (std::size_t j = 0; j < g.nodes.size(); ++j) {
-    const calx::detail::node &a = g.nodes[j], &b = r.nodes[j];
-    if (a.op != b.op || a.first != b.first || a.arity != b.arity || a.value != b.value || a.attr != b.attr ||
-        a.kind != b.kind || a.batched != b.batched || a.dims.size() != b.dims.size())
-      return false;
-  }
-  for (std::size_t k = 0; k < g.operands.size(); ++k)
-    if (g.operands[k] != r.operands[k]) return false;
-  for (std::size_t k = 0; k < g.inputs.size(); ++k)
-    if (g.inputs[k] != r.inputs[k]) return false;
-  for (std::size_t k = 0; k < g.outputs.size(); ++k)
-    if (g.outputs[k] != r.outputs[k]) return false;
-  return r.input_offset[g.inputs.size()] == M::sizes[4] && r.output_offset[g.outputs.size()] == M::sizes[5];
+  return calx_test::same_nodes_and_lists(g, r) && r.input_offset[g.inputs.size()] == M::sizes[4] &&
+         r.output_offset[g.outputs.size()] == M::sizes[5];
 }
 
 // Returning an input: the output is the input node itself.

@@ -7,6 +7,7 @@
 
 #include <calx/calx.hpp>
 
+#include <bit>
 #include <cstddef>
 
 namespace calx_test {
@@ -50,6 +51,31 @@ constexpr int count_named(const IR& ir, const char* name) {
     n += *a == *b ? 1 : 0;
   }
   return n;
+}
+
+/// Whether programs `a` and `b` (an `ir` or a `graph`) hold the same nodes, every field alike
+/// (a constant bit for bit), and the same operand, input and output lists.
+template <class A, class B>
+constexpr bool same_nodes_and_lists(const A& a, const B& b) {
+  if (a.nodes.size() != b.nodes.size() || a.operands.size() != b.operands.size() ||
+      a.inputs.size() != b.inputs.size() || a.outputs.size() != b.outputs.size())
+    return false;
+  for (std::size_t j = 0; j < a.nodes.size(); ++j) {
+    const calx::detail::node &x = a.nodes[j], &y = b.nodes[j];
+    if (x.op != y.op || std::bit_cast<unsigned long long>(x.value) != std::bit_cast<unsigned long long>(y.value) ||
+        x.first != y.first || x.arity != y.arity || x.slot != y.slot || x.kind != y.kind || x.batched != y.batched ||
+        x.dims.rank != y.dims.rank || x.attr != y.attr)
+      return false;
+    for (int d = 0; d < calx::detail::max_rank; ++d)
+      if (x.dims.extent[d] != y.dims.extent[d]) return false;
+  }
+  for (std::size_t k = 0; k < a.operands.size(); ++k)
+    if (a.operands[k] != b.operands[k]) return false;
+  for (std::size_t k = 0; k < a.inputs.size(); ++k)
+    if (a.inputs[k] != b.inputs[k]) return false;
+  for (std::size_t k = 0; k < a.outputs.size(); ++k)
+    if (a.outputs[k] != b.outputs[k]) return false;
+  return true;
 }
 
 /// The op of an IR node of op type `Op`.
