@@ -31,6 +31,21 @@ void fill_uniform(V& v, std::size_t n, double lo, double hi, unsigned seed) {
   for (auto& e : v) e = static_cast<typename V::value_type>(dist(gen));
 }
 
+/// "f32" or "f64", for benchmark names.
+template <class T>
+const char* type_name() {
+  return sizeof(T) == 4 ? "f32" : "f64";
+}
+
+/// A benchmark that runs `Run` on problem `p` (its buffers, read and written in place).
+template <class P, void (*Run)(P&)>
+[[gnu::noinline]] void bm(benchmark::State& state, P* p) {
+  for (auto _ : state) {
+    Run(*p);
+    benchmark::ClobberMemory();
+  }
+}
+
 /// The smallest of the repetitions: the least disturbed by other work on a shared machine.
 inline double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 

@@ -176,19 +176,6 @@ template <class T>
   }
 }
 
-template <class P, void (*Run)(P&)>
-[[gnu::noinline]] void bm(benchmark::State& state, P* p) {
-  for (auto _ : state) {
-    Run(*p);
-    benchmark::ClobberMemory();
-  }
-}
-
-template <class T>
-const char* type_name() {
-  return sizeof(T) == 4 ? "f32" : "f64";
-}
-
 template <class T>
 double max_rel(const params_t<T>& a, const params_t<T>& b) {
   double e = 0;

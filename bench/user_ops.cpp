@@ -173,11 +173,6 @@ template <class T, void (*Run)(problem<T>&)>
 }
 
 template <class T>
-const char* type_name() {
-  return sizeof(T) == 4 ? "f32" : "f64";
-}
-
-template <class T>
 void register_type() {
   static std::deque<problem<T>> store;
   problem<T>& p = store.emplace_back(make<T>());

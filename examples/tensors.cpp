@@ -60,6 +60,21 @@ int main() {
               double(p(0, 0)) + double(p(0, 1)) + double(p(0, 2)), double(colmax(2)), double(both(3, 2)),
               double(row(2)), double(left(0, 0)), double(masked(0, 1)));
 
+  calx::tensor<double, 544, 3> vertices;
+  calx::tensor<int, 100> idx;
+  for (std::size_t k = 0; k < vertices.size; ++k) vertices[k] = 0.001 * static_cast<double>(k);
+  for (std::size_t k = 0; k < idx.size; ++k) idx[k] = static_cast<int>((37 * k) % 544);
+  idx[1] = -1;  // the last vertex (JAX's rule: from the end)
+  // [indexing]
+  constexpr auto skin = [](const auto& vertices, const auto& idx) {  // tensor<double, 544, 3>, tensor<int, 100>
+    return calx::take(vertices, idx);                                  // tensor<double, 100, 3>
+  };
+  calx::tensor<double, 100, 3> picked = skin(vertices, idx);          // numbers, or traced: one program for every idx
+  auto counts = calx::grad([](const auto& v, const auto& i) { return calx::sum(calx::take(v, i)); })(vertices, idx);
+  // [indexing]
+  std::printf("picked(1, 2) = %.3f (vertex 543); the gradient counts the times a row is taken: row 0 %.0f, row 1 %.0f, "
+              "row 543 %.0f\n", double(picked(1, 2)), double(counts(0, 0)), double(counts(1, 0)), double(counts(543, 2)));
+
   // [per_sample]
   mlp params;                                                  // zeros: set some weights
   for (std::size_t k = 0; k < params.w1.size; ++k) params.w1[k] = 0.01f * static_cast<float>(k % 7) - 0.03f;

@@ -70,6 +70,14 @@ constexpr auto tensors = [](const auto& m, const auto& v) {
   return calx::sum(mv) + calx::sum(col * mv) + calx::sum(s) + calx::min(v * w - 1.0);  // broadcasts
 };
 
+// The ops indexed by runtime values, and their transposes (in the gradient).
+constexpr auto indexed = [](const auto& m, const auto& idx, const auto& start) {
+  const auto loss = [](const auto& a, const auto& i, const auto& s) {
+    return calx::sum(calx::take(a, i, calx::axis<1>) * calx::segment_sum<2>(calx::dynamic_slice<2>(a, s), i)(0, 0));
+  };
+  return calx::sum(calx::grad(loss)(m, idx, start)) + loss(m, idx, start);
+};
+
 // A runtime batch: per-sample nodes (the batch flag), a sum over the batch.
 constexpr auto batch_loss = [](auto xs, auto w) { return calx::sum(calx::tanh(xs * w) - w); };
 
@@ -99,6 +107,19 @@ TEST_CASE("a program's integers decode to its IR: every built-in tensor op and i
   STATIC_REQUIRE(has(type_identity<calx::pack_op>{}));
   STATIC_REQUIRE(has(type_identity<calx::index_op>{}));
   STATIC_REQUIRE(has(type_identity<calx::broadcast_in_dim_op>{}));
+  STATIC_REQUIRE(round_trips<P>());
+}
+
+TEST_CASE("a program's integers decode to its IR: the ops indexed by runtime values", "[device][ir][tensor]") {
+  using P = lowered_program<decltype(indexed), mat, calx::tensor<int, 2>, int>;
+  auto has = []<class Op>(calx::detail::type_identity<Op>) {
+    return some_node<P>([](const calx::detail::node& n) { return n.op == calx::detail::ref_of<Op>(); });
+  };
+  using calx::detail::type_identity;
+  STATIC_REQUIRE(has(type_identity<calx::gather_op>{}));
+  STATIC_REQUIRE(has(type_identity<calx::scatter_add_op>{}));
+  STATIC_REQUIRE(has(type_identity<calx::dynamic_slice_op>{}));
+  STATIC_REQUIRE(has(type_identity<calx::dynamic_pad_op>{}));
   STATIC_REQUIRE(round_trips<P>());
 }
 

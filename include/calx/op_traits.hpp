@@ -128,6 +128,11 @@ struct slice_op {};
 struct pad_op {};
 struct index_op {};
 struct pack_op {};
+// Indexed by runtime values (detail/tensor/index_ops.hpp).
+struct gather_op {};
+struct scatter_add_op {};
+struct dynamic_slice_op {};
+struct dynamic_pad_op {};
 
 namespace detail {
 /// The ops whose kernels or statements codegen calls by type, for every value type and
@@ -142,11 +147,13 @@ using builtin_ops =
               tanh_op, sigmoid_op, abs_op, sign_op, erf_op, erfc_op, atan2_op, min_op, max_op, lt_op, le_op, gt_op,
               ge_op, eq_op, ne_op, and_op, or_op, not_op, where_op, stop_gradient_op, batch_sum_op, broadcast_op,
               batch_size_op, broadcast_in_dim_op, reduce_sum_op, reduce_max_op, reduce_min_op, tensordot_op,
-              transpose_op, reshape_op, slice_op, pad_op, index_op, pack_op>;
+              transpose_op, reshape_op, slice_op, pad_op, index_op, pack_op, gather_op, scatter_add_op,
+              dynamic_slice_op, dynamic_pad_op>;
 
 /// The built-in tensor ops, the tail of `builtin_ops` (their laws are tests/tensor.laws.cpp's).
 using tensor_builtin_ops = type_list<broadcast_in_dim_op, reduce_sum_op, reduce_max_op, reduce_min_op, tensordot_op,
-                                     transpose_op, reshape_op, slice_op, pad_op, index_op, pack_op>;
+                                     transpose_op, reshape_op, slice_op, pad_op, index_op, pack_op, gather_op, scatter_add_op,
+              dynamic_slice_op, dynamic_pad_op>;
 /// Whether `Op` is one of them (rules on node ids and a statement of its own).
 template <class Op>
 inline constexpr bool is_tensor_builtin_v = find_v<tensor_builtin_ops, Op> >= 0;

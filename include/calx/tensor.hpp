@@ -5,6 +5,7 @@
 #define CALX_TENSOR_HPP
 
 #include <calx/tensor/contractions.hpp>
+#include <calx/tensor/indexing.hpp>
 #include <calx/tensor/layout.hpp>
 #include <calx/tensor/logical.hpp>
 #include <calx/tensor/reductions.hpp>

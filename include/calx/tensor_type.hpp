@@ -32,13 +32,23 @@ CALX_BEGIN_NAMESPACE
 template <class T>
 class tensor_element;
 
+namespace detail {
+/// The element types of an index tensor (an argument of calx::take, segment_sum,
+/// dynamic_slice): integers, traced as real numbers (exact to 2^53, 2^24 in float programs).
+template <class T>
+concept index_element = std::is_same_v<T, int> || std::is_same_v<T, long> || std::is_same_v<T, long long> ||
+                        std::is_same_v<T, unsigned> || std::is_same_v<T, unsigned long> ||
+                        std::is_same_v<T, unsigned long long>;
+}  // namespace detail
+
 template <class T, std::size_t... Dims>
 class tensor {
   // Not for other numbers. (A struct template over its number type names tensor<tracer, ...>
   // when calx looks for its traced form; that type exists but is never used: the traced
   // form of a tensor is itself.)
-  static_assert(std::is_floating_point_v<T> || std::is_same_v<T, bool> || !std::is_arithmetic_v<T>,
-                "calx::tensor: the element type must be float or double (bool: a mask, from a comparison)");
+  static_assert(std::is_floating_point_v<T> || std::is_same_v<T, bool> || detail::index_element<T> || !std::is_arithmetic_v<T>,
+                "calx::tensor: the element type must be float or double (bool: a mask, from a comparison; int, long, "
+                "long long or their unsigned forms: indices, for calx::take and calx::segment_sum)");
   static_assert(sizeof...(Dims) <= 4, "calx::tensor: at most 4 axes");
   static_assert(((Dims > 0) && ...), "calx::tensor: every extent must be at least 1");
 

@@ -14,6 +14,7 @@
 #error "tests/vmap.device.*.cpp define CALX_DEVICE_ON_HOST before including this"
 #endif
 
+#include <_include/catch_check.hpp>
 #include <_include/device_matrix.hpp>
 
 #include <calx/calx.hpp>
@@ -24,16 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-struct catch_check {
-  void operator()(const std::string& name, bool ok, const std::string& detail) const {
-    INFO(name << ": " << detail);
-    CHECK(ok);
-  }
-};
-
-}  // namespace
+using calx_test::catch_check;
 
 // Part 0 in double, part 1 in float (CALX_TEST_REALS).
 TEMPLATE_TEST_CASE("vmap over device spans agrees with the SIMD executor", "[vmap][device]", CALX_TEST_REALS) {

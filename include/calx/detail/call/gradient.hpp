@@ -82,6 +82,16 @@ struct jacrev_kind {
 
 #undef CALX_DERIVATIVE_CHECKS
 
+/// A gradient's program without its value outputs.
+template <class Source>
+struct without_values;
+template <class S, class W, class O>
+struct without_values<vjp_source<S, W, O, false>> {
+  using type = vjp_source<S, W, O, false, false>;
+};
+template <class Source>
+using without_values_t = typename without_values<Source>::type;
+
 template <class T>
 struct is_whole_leaf : std::bool_constant<traced_whole<T>> {};
 
@@ -196,10 +206,15 @@ struct derivative_transform {
       }
     } else if constexpr (!Aux && !Kind::with_value) {
       // Numbers, read and written in place; the derivative alone is returned, written where
-      // the caller keeps it (a large tensor is on the stack once, not copied).
+      // the caller keeps it (a large tensor is on the stack once, not copied). A gradient's
+      // program then leaves the value out, and what only the value needs.
       return returned<Result>([&](Result& d) {
-        rebind_t<typename C::output_tree, L> primal{};
-        run_into<Source>(arguments_in_place<L>(a...), results_in_place<L>(primal, d));
+        if constexpr (!Kind::jacobian) {
+          run_into<without_values_t<Source>>(arguments_in_place<L>(a...), results_in_place<L>(d));
+        } else {
+          rebind_t<typename C::output_tree, L> primal{};
+          run_into<Source>(arguments_in_place<L>(a...), results_in_place<L>(primal, d));
+        }
       });
     } else if constexpr (!Aux) {  // value_and_grad: (value, derivative), both written in place
       return returned<std::pair<L, Result>>([&](std::pair<L, Result>& r) {

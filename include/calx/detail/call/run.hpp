@@ -72,25 +72,47 @@ constexpr CALX_INLINE auto run(const std::array<tracer, NI>& in) {
   return output_tracers(r, *g, replay(r, *g, ids));
 }
 
+/// How many numbers of `T`'s leaves are not `L`s (integer arguments, integer tensors): the
+/// numbers `argument_values` converts.
+template <class L, class T>
+constexpr std::size_t converted_count() {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (traced_whole<U>)
+    return std::is_same_v<typename tree_node<U>::element, L> ? 0 : tree_node<U>::extent;
+  else if constexpr (array_node<U>)
+    return tree_node<U>::extent * converted_count<L, typename tree_node<U>::element>();
+  else if constexpr (product_node<U>)
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (std::size_t{0} + ... + converted_count<L, child_t<U, I>>());
+    }(std::make_index_sequence<child_count_v<U>>{});
+  else
+    return std::is_same_v<U, L> ? 0 : 1;
+}
+
 /// The values of argument structures of numbers, where they are: one pointer per value (a
 /// tensor's elements in place, a scalar leaf by address), in flattening order. A leaf that
-/// is not an `L` (an integer argument) is converted into a copy held here.
-template <class L, std::size_t N>
+/// is not an `L` (an integer argument, an integer tensor's elements) is converted into a
+/// copy held here.
+template <class L, std::size_t N, std::size_t C>
 struct argument_values {
   std::array<const L*, N == 0 ? 1 : N> at{};
-  std::array<L, N == 0 ? 1 : N> converted{};
+  std::array<L, C == 0 ? 1 : C> converted{};
   template <class... A>
   CALX_HOST_DEVICE constexpr explicit argument_values(const A&... a) {
-    std::size_t k = 0;
+    std::size_t k = 0, c = 0;
     auto put = [&]<class X>(const X& leaf) {
       if constexpr (traced_whole<X>) {
-        at[k++] = leaf.data();
+        if constexpr (std::is_same_v<typename tree_node<X>::element, L>) {
+          at[k++] = leaf.data();
+        } else {
+          at[k++] = &converted[c];
+          for (std::size_t e = 0; e < tree_node<X>::extent; ++e) converted[c++] = static_cast<L>(leaf.data()[e]);
+        }
       } else if constexpr (std::is_same_v<X, L>) {
         at[k++] = &leaf;
       } else {
-        converted[k] = static_cast<L>(leaf);
-        at[k] = &converted[k];
-        ++k;
+        converted[c] = static_cast<L>(leaf);
+        at[k++] = &converted[c++];
       }
     };
     (for_each_traced_leaf(a, put), ...);
@@ -99,8 +121,9 @@ struct argument_values {
 };
 /// The values of `a...` as `argument_values` (made in place: it may point into itself).
 template <class L, class... A>
-CALX_HOST_DEVICE constexpr argument_values<L, (std::size_t{0} + ... + value_count_v<A>)> arguments_in_place(const A&... a) {
-  return argument_values<L, (std::size_t{0} + ... + value_count_v<A>)>(a...);
+CALX_HOST_DEVICE constexpr argument_values<L, (std::size_t{0} + ... + value_count_v<A>), (std::size_t{0} + ... + converted_count<L, A>())>
+arguments_in_place(const A&... a) {
+  return argument_values<L, (std::size_t{0} + ... + value_count_v<A>), (std::size_t{0} + ... + converted_count<L, A>())>(a...);
 }
 
 /// Result structures' values, where the program writes them: the first element and the
@@ -162,8 +185,8 @@ CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_valu
 }
 
 /// `run_into` on argument structures: their values are the program's inputs, one for one.
-template <class Source, class L, std::size_t NI, std::size_t NO>
-CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI>& in, const result_values<L, NO>& out) {
+template <class Source, class L, std::size_t NI, std::size_t NC, std::size_t NO>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI, NC>& in, const result_values<L, NO>& out) {
   static_assert(NI == materialized<Source>::ir_type::input_leaves, "calx internal: input count mismatch");
   run_into<Source>(in.at.data(), out);
 }

@@ -73,12 +73,30 @@ struct graph {
   double scratch_real = 0;
   float scratch_float = 0;
   bool scratch_bool = false;
+  int scratch_int = 0;  // integer tensors (indices)
+  long scratch_long = 0;
+  long long scratch_long_long = 0;
+  unsigned scratch_unsigned = 0;
+  unsigned long scratch_unsigned_long = 0;
+  unsigned long long scratch_unsigned_long_long = 0;
   template <class T>
   constexpr T& scratch() {
     if constexpr (std::is_same_v<T, float>)
       return scratch_float;
     else if constexpr (std::is_same_v<T, bool>)
       return scratch_bool;
+    else if constexpr (std::is_same_v<T, int>)
+      return scratch_int;
+    else if constexpr (std::is_same_v<T, long>)
+      return scratch_long;
+    else if constexpr (std::is_same_v<T, long long>)
+      return scratch_long_long;
+    else if constexpr (std::is_same_v<T, unsigned>)
+      return scratch_unsigned;
+    else if constexpr (std::is_same_v<T, unsigned long>)
+      return scratch_unsigned_long;
+    else if constexpr (std::is_same_v<T, unsigned long long>)
+      return scratch_unsigned_long_long;
     else
       return scratch_real;
   }

@@ -114,8 +114,10 @@ struct jvp_source {
 
 /// Inputs (x[, ct[Outs]]) -> (f(x), cotangents of x[Wrt]). Without cotangent inputs every
 /// output in `Outs` is seeded with 1: the gradient of a scalar output. Ops without a vjp
-/// rule of their own are expanded into their decompositions first.
-template <class Inner0, class Wrt, class Outs, bool CotangentInputs>
+/// rule of their own are expanded into their decompositions first. Without `Values` the
+/// outputs are the cotangents only, so what only the value needs (a loss's last reduction)
+/// is not computed: `grad` on numbers.
+template <class Inner0, class Wrt, class Outs, bool CotangentInputs, bool Values = true>
 struct vjp_source {
   using Inner = expanded_t<Inner0, expand_for::vjp>;
   static constexpr graph build() {
@@ -130,7 +132,7 @@ struct vjp_source {
     }
     const std::vector<int> p = replay_all(r, g, pin);
     const std::vector<int> ct = pull_cotangents(r, g, p, seed, input_mask<Wrt>(r));
-    g.outputs_from(r, r.outputs, p);
+    if constexpr (Values) g.outputs_from(r, r.outputs, p);
     for (int k : values_in<Wrt>(r.input_offset, IR::input_leaves)) g.output(ct[k], r.nodes[r.inputs[k]].dims);
     return g;
   }

@@ -8,7 +8,9 @@
 /// element, a contraction, slice bounds) are the node's `attr`, its shape the node's `dims`,
 /// set by the functions below that record it. Elementwise ops need no tensor rules:
 /// recording one broadcasts its operands to a common shape (`broadcast_operands`), and the
-/// transpose of that broadcast is a reduce_sum.
+/// transpose of that broadcast is a reduce_sum. The ops indexed by runtime values (gather,
+/// scatter_add, dynamic_slice, dynamic_pad) are detail/tensor/index_ops.hpp's, included
+/// here so that every built-in op's traits are seen wherever one op's are.
 #ifndef CALX_DETAIL_TENSOR_IR_OPS_HPP
 #define CALX_DETAIL_TENSOR_IR_OPS_HPP
 
@@ -20,6 +22,8 @@
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/ops/describe.hpp>
 #include <calx/detail/static_for.hpp>
+#include <calx/detail/tensor/index_ops.hpp>
+#include <calx/detail/tensor/tensor_op_base.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>  // the rules record add, mul, div, eq and where
 #include <calx/ops/selection.hpp>
@@ -111,35 +115,13 @@ CALX_HOST_DEVICE constexpr CALX_INLINE void contract_loop(const GetA& get_a, con
     }
 }
 
-/// A zero of value type V (a number or a SIMD batch).
-template <class V>
-CALX_HOST_DEVICE CALX_INLINE V zero_of() {
-  if constexpr (std::is_arithmetic_v<V>)
-    return V(0);
-  else
-    return V(typename V::value_type(0));
-}
-
-/// What the traits of every built-in tensor op say: codegen runs its `statement` (the whole
-/// value), not a `kernel` per element; one result, whose shape and attributes are set where
-/// it is recorded (so a pass replays the node as it is); operands that do not broadcast to
-/// one shape; a symbolic zero in, a symbolic zero out.
-struct tensor_op_traits {
-  static constexpr bool whole_value = true;
-  static constexpr int outputs = 1;
-  static constexpr bool broadcasts = false;
-  static constexpr bool sets_shape = true;
-  static constexpr bool zero_preserving = true;
-};
-/// ... and of the ones of one operand that are linear in it.
+/// What the traits of the tensor ops of one operand that are linear in it say, beside
+/// `tensor_op_traits` (detail/tensor/tensor_op_base.hpp).
 struct linear_tensor_op_traits : tensor_op_traits {
   static constexpr int arity = 1;
   static constexpr unsigned linear_in = 1;
   static constexpr bool jointly_linear = true;
 };
-
-/// A rule on node ids, as `op_info` holds it.
-using rule_ids_fn = void(graph&, const int*, const int*, const int*, int*);
 
 /// The `[axis=a]` a reduction prints (none over every axis).
 inline std::string axis_text(int axis) { return axis < 0 ? "" : "[axis=" + std::to_string(axis) + "]"; }
@@ -350,17 +332,6 @@ namespace detail {
 constexpr op_info broadcast_info() { return make_op_info<broadcast_in_dim_op>(); }
 
 constexpr const shape& dims_of(const graph& g, int id) { return g.nodes[id].dims; }
-
-/// A tensor op node on operands `in` with attributes `attr` and shape `dims`.
-constexpr int emit_tensor(graph& g, op_ref op, const int* in, int arity, std::array<std::int32_t, 3> attr, shape dims) {
-  node n;
-  n.op = op;
-  n.arity = arity;
-  n.attr = attr;
-  n.dims = dims;
-  n.kind = value_kind::real;
-  return emit_like(g, n, in);
-}
 
 constexpr int add_ids(graph& g, int a, int b) {
   if (a < 0) return b;

@@ -1,0 +1,129 @@
+/// @file bench/indexing.cpp
+/// @brief Indexing by runtime values against hand-written loops in the same binary and run,
+/// one thread: 100 rows of a 544 x 3 tensor picked by a runtime index tensor (a hand-tracking
+/// model's vertices, GradBench's ht), `calx::take` in a traced program against a loop that
+/// copies the rows, and its vjp (the gradient of `sum(take(v, idx) * w)` in v, a
+/// scatter-add: `calx::grad`) against a loop that zeroes the gradient and adds the rows of w.
+/// Same buffers for both. f32 and f64. Prints `ratio=` calx / hand (target <= 1.10).
+///
+///   bench_indexing --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
+#include "bench_common.hpp"
+#include "hand.hpp"
+
+#include <calx/calx.hpp>
+
+#include <xsimd/xsimd.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace calx_bench;
+
+constexpr std::size_t vertices = 544, picked = 100;
+using index_t = calx::tensor<int, picked>;
+
+constexpr auto pick = [](const auto& v, const auto& idx) { return calx::take(v, idx); };
+constexpr auto weighted = [](const auto& v, const auto& idx, const auto& w) { return calx::sum(calx::take(v, idx) * w); };
+
+template <class T>
+struct problem {
+  calx::tensor<T, vertices, 3> v, grad;
+  calx::tensor<T, picked, 3> w, rows;
+  index_t idx;
+};
+
+template <class T>
+problem<T> make_problem() {
+  problem<T> p;
+  std::vector<T> x;
+  fill_uniform(x, vertices * 3 + picked * 3, -1.0, 1.0, 11);
+  for (std::size_t k = 0; k < vertices * 3; ++k) p.v[k] = x[k];
+  for (std::size_t k = 0; k < picked * 3; ++k) p.w[k] = x[vertices * 3 + k];
+  for (std::size_t k = 0; k < picked; ++k) p.idx[k] = static_cast<int>((97 * k + 13) % vertices);
+  return p;
+}
+
+template <class T>
+CALX_BENCH_INLINE void calx_pick(problem<T>& p) {
+  static const auto program = calx::trace(pick, p.v, p.idx);
+  p.rows = program(p.v, p.idx);
+}
+template <class T>
+CALX_BENCH_INLINE void calx_vjp(problem<T>& p) {
+  p.grad = calx::grad(weighted)(p.v, p.idx, p.w);
+}
+
+/// The gather as a user writes it by hand: the index clamped as calx::take clamps it (here
+/// every index is in range, so the branch is always taken the same way), the row copied.
+template <class T>
+[[gnu::noinline]] void hand_pick(problem<T>& p) {
+  const T* v = p.v.data();
+  const int* idx = p.idx.data();
+  T* rows = p.rows.data();
+  for (std::size_t k = 0; k < picked; ++k) {
+    int j = idx[k];
+    j = j < 0 ? 0 : j >= static_cast<int>(vertices) ? static_cast<int>(vertices) - 1 : j;
+    for (std::size_t i = 0; i < 3; ++i) rows[k * 3 + i] = v[static_cast<std::size_t>(j) * 3 + i];
+  }
+}
+template <class T>
+[[gnu::noinline]] void hand_vjp(problem<T>& p) {
+  const T* w = p.w.data();
+  const int* idx = p.idx.data();
+  T* grad = p.grad.data();
+  std::fill(grad, grad + vertices * 3, T(0));
+  for (std::size_t k = 0; k < picked; ++k) {
+    int j = idx[k];
+    j = j < 0 ? 0 : j >= static_cast<int>(vertices) ? static_cast<int>(vertices) - 1 : j;
+    for (std::size_t i = 0; i < 3; ++i) grad[static_cast<std::size_t>(j) * 3 + i] += w[k * 3 + i];
+  }
+}
+
+template <class T>
+void register_type() {
+  static std::deque<problem<T>> problems;
+  problem<T>& q = problems.emplace_back(make_problem<T>());
+  {
+    problem<T> a = q, b = q;
+    calx_pick(a);
+    hand_pick(b);
+    calx_vjp(a);
+    hand_vjp(b);
+    for (std::size_t k = 0; k < picked * 3; ++k)
+      if (a.rows[k] != b.rows[k]) {
+        std::printf("check failed (take %s)\n", type_name<T>());
+        std::exit(1);
+      }
+    for (std::size_t k = 0; k < vertices * 3; ++k)
+      if (a.grad[k] != b.grad[k]) {  // the same additions in the same order
+        std::printf("check failed (take's vjp %s)\n", type_name<T>());
+        std::exit(1);
+      }
+  }
+  const std::string t = type_name<T>();
+  auto reg = [&](std::string name, auto fn) {
+    benchmark::RegisterBenchmark(name.c_str(), fn, &q)->ComputeStatistics("min", min_of);
+  };
+  reg("indexing/take/" + t + "/calx", bm<problem<T>, &calx_pick<T>>);
+  reg("indexing/take/" + t + "/hand", bm<problem<T>, &hand_pick<T>>);
+  reg("indexing/take_vjp/" + t + "/calx", bm<problem<T>, &calx_vjp<T>>);
+  reg("indexing/take_vjp/" + t + "/hand", bm<problem<T>, &hand_vjp<T>>);
+  compare(t + " take of 100 rows of 544 x 3, calx / hand", "indexing/take/" + t + "/calx", "indexing/take/" + t + "/hand");
+  compare(t + " its vjp (scatter-add), calx / hand", "indexing/take_vjp/" + t + "/calx", "indexing/take_vjp/" + t + "/hand");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_type<float>();
+  register_type<double>();
+  return run_benchmarks(argc, argv);
+}
