@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <span>
+#include <string>
 #include <vector>
 #include <concepts>
 #include <tuple>
@@ -252,6 +253,45 @@ TEST_CASE("a function may return its inputs", "[program][outputs]") {
   CHECK(calx::trace(second, 1.0, 2.0)(3.0, 4.0) == 4.0);
   CHECK(calx::trace(twice_x, 1.0, 2.0)(3.0, 4.0) == std::pair{3.0, 3.0});
   CHECK(calx::trace([](auto x) { return calx::where(true, x, 2.0); }, 1.0)(5.0) == 5.0);
+}
+
+TEST_CASE("every output is written into a result not zeroed first: listed twice, read again, an input, a loop's",
+          "[program][outputs]") {
+  using v4 = calx::tensor<double, 4>;
+  v4 x;
+  for (std::size_t k = 0; k < 4; ++k) x[k] = 0.5 + static_cast<double>(k);
+  // The results are not zeroed before the program writes them (detail::returned_written):
+  // y is an output and is read again (z); y is listed twice; x (an input) is an output; the
+  // loop's carry is an output computed by a results kernel.
+  const auto f = [](const auto& a) {
+    const auto y = calx::sin(a) * 2.0;
+    const auto z = y * y + calx::sum(y);
+    const auto w = calx::fori_loop(0, 3, [](auto, const auto& c) { return c * 0.5 + 1.0; }, a);
+    return std::tuple{y, z, y, a, w};
+  };
+  const auto p = calx::trace(f, x);
+  const auto [y, z, y2, a, w] = p(x);
+  const auto [ey, ez, ey2, ea, ew] = f(x);
+  for (std::size_t k = 0; k < 4; ++k) {
+    CHECK(y[k] == ey[k]);
+    CHECK(z[k] == Approx(ez[k]).epsilon(1e-15));
+    CHECK(y2[k] == ey[k]);
+    CHECK(a[k] == x[k]);
+    CHECK(w[k] == Approx(ew[k]).epsilon(1e-15));
+  }
+  // A gradient (its program has no value output) is every element of its result.
+  const v4 g = calx::grad([](const auto& v) { return calx::sum(calx::sin(v) * v); })(x);
+  for (std::size_t k = 0; k < 4; ++k) CHECK(g[k] == Approx(std::cos(x[k]) * x[k] + std::sin(x[k])).epsilon(1e-15));
+}
+
+TEST_CASE("a constant broadcast already folds as the constant: a sum's seed times the cotangent", "[program][folding]") {
+  using m = calx::tensor<double, 3, 4>;
+  // The vjp of sum spreads 1.0 over x's shape; the mul by it that the vjp of `* w` records
+  // is the cotangent itself.
+  const std::string text = calx::to_string(calx::trace(calx::grad([](const auto& x, const auto& w) { return calx::sum(x * w); }), m{}, m{}));
+  INFO(text);
+  CHECK(text.find("mul") == std::string::npos);
+  CHECK(text.find("broadcast_in_dim") == std::string::npos);
 }
 
 TEST_CASE("several outputs: tuple, pair, array and nestings of them", "[program][outputs]") {

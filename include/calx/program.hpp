@@ -47,7 +47,7 @@ struct program {
       using Result = typename detail::split_result<Source, output_tree, L>::type;
       return detail::batched_call<Source, output_tree, Result, L>("calx::program", a...);
     } else {  // numbers: read and written in place
-      return detail::returned<detail::rebind_t<output_tree, L>>([&](auto& out) {
+      return detail::returned_written<detail::rebind_t<output_tree, L>>([&](auto& out) {
         detail::run_into<Source>(detail::arguments_in_place<L>(a...), detail::results_in_place<L>(out));
       });
     }

@@ -72,6 +72,8 @@ class tensor {
     int id;
   };
   constexpr explicit tensor(traced_node n) : storage_(n), graph_(n.graph), id_(n.id) {}
+  /// A tensor of numbers not yet set (calx writes every one: `detail::returned_written`).
+  constexpr explicit tensor(detail::unset_t u) : storage_(u) {}
 
   /// Element (i...) in plain code; while traced, its node (a rank-0 tensor). Writing needs
   /// numbers.
@@ -145,6 +147,12 @@ class tensor {
     char traced;
     constexpr storage() : elems{} {}
     constexpr explicit storage(traced_node) : traced{} {}
+    // Elements left unset at run time (constant evaluation needs them set), for a caller
+    // that writes every one (`detail::returned_written`).
+    constexpr explicit storage(detail::unset_t) {
+      if (std::is_constant_evaluated())
+        for (std::size_t k = 0; k < size; ++k) elems[k] = T();
+    }
   };
   storage storage_;
   detail::graph* graph_ = nullptr;  // set while traced: this tensor is node `id_` of *graph_

@@ -20,6 +20,24 @@ CALX_HOST_DEVICE CALX_INLINE constexpr R returned(const Fill& fill) {
   return r;
 }
 
+/// Asks a type that can (a calx::tensor) for its elements unset.
+struct unset_t {};
+
+/// The same for a `fill` that writes every number of `R` (a program's outputs, which are
+/// all of its result's): a tensor is not zeroed first (a pass over a large gradient). Two
+/// overloads, not an `if constexpr`, so that each has one named return (see above).
+template <class R, class Fill>
+  requires requires { R(unset_t{}); }
+CALX_HOST_DEVICE CALX_INLINE constexpr R returned_written(const Fill& fill) {
+  R r(unset_t{});
+  fill(r);
+  return r;
+}
+template <class R, class Fill>
+CALX_HOST_DEVICE CALX_INLINE constexpr R returned_written(const Fill& fill) {
+  return returned<R>(fill);
+}
+
 }  // namespace detail
 CALX_END_NAMESPACE
 

@@ -208,7 +208,7 @@ struct derivative_transform {
       // Numbers, read and written in place; the derivative alone is returned, written where
       // the caller keeps it (a large tensor is on the stack once, not copied). A gradient's
       // program then leaves the value out, and what only the value needs.
-      return returned<Result>([&](Result& d) {
+      return returned_written<Result>([&](Result& d) {
         if constexpr (!Kind::jacobian) {
           run_into<without_values_t<Source>>(arguments_in_place<L>(a...), results_in_place<L>(d));
         } else {

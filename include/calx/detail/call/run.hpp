@@ -96,7 +96,7 @@ constexpr std::size_t converted_count() {
 template <class L, std::size_t N, std::size_t C>
 struct argument_values {
   std::array<const L*, N == 0 ? 1 : N> at{};
-  std::array<L, C == 0 ? 1 : C> converted{};
+  std::array<L, C == 0 ? 1 : C> converted;  // every entry is written before it is read
   template <class... A>
   CALX_HOST_DEVICE constexpr explicit argument_values(const A&... a) {
     std::size_t k = 0, c = 0;

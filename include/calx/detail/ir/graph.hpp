@@ -306,9 +306,27 @@ constexpr int emit_op(graph& g, op_ref ref, int* in) { return emit_op(g, ref, re
 constexpr int emit_op(graph& g, op_ref ref, const op_info& op, int* in) {
   if (op.simplify != nullptr) {
     // On the operands as given, before they are broadcast: a scalar constant is still seen
-    // as one (x * 1 is x for a tensor x too). A simplification holds elementwise, so its
-    // result broadcast to the operands' common shape is the op's.
+    // as one (x * 1 is x for a tensor x too), and so is a constant broadcast already (the
+    // seed a reduction's vjp spreads over its operand). A simplification holds elementwise,
+    // so its result broadcast to the operands' common shape is the op's.
     const shape common = operands_shape(g, op, in);
+    if (op.broadcasts && op.arity <= 4) {
+      int scalar[4] = {};
+      bool any = false;
+      for (int i = 0; i < op.arity; ++i) {
+        scalar[i] = in[i];
+        if (in[i] >= 0 && g.nodes[in[i]].op == &broadcast_info && g.is_constant(g.operand(in[i], 0))) {
+          scalar[i] = g.operand(in[i], 0);
+          any = true;
+        }
+      }
+      // Only a simplification is taken from this look: otherwise the node is recorded on its
+      // operands as they are (and `in` keeps the order the simplification below gives it).
+      if (any) {
+        const int s = op.simplify(g, scalar);
+        if (s != no_simplification) return s < 0 ? s : broadcast_to(g, s, common);
+      }
+    }
     const int s = op.simplify(g, in);
     if (s != no_simplification) return s < 0 ? s : broadcast_to(g, s, common);
   }

@@ -41,7 +41,11 @@ struct index_mode {
 /// into [0, last] (`last`: n - 1 for an entry, n - size for a slice's start). NaN is 0.
 template <class T>
 CALX_HOST_DEVICE constexpr CALX_INLINE int clamped_index(T v, int n, int last) {
-  // Bounded before the conversion, which is then exact (and defined: NaN fails both tests).
+  // In range, the usual case, one test and a conversion (selects for every case took a
+  // gather of 100 rows from 108 to 179 ns).
+  if (v >= T(0) && v < T(last) + T(1)) [[likely]]
+    return static_cast<int>(v);
+  // Bounded before the conversion, which is then defined (NaN fails every test: 0).
   const T lo = -T(n) - T(1), hi = T(n) + T(1);
   const int i = v > lo ? (v < hi ? static_cast<int>(v) : n + 1) : -n - 1;
   const int w = i < 0 ? i + n : i;
@@ -183,7 +187,10 @@ struct op_traits<gather_op> : detail::index_op_traits {
         for (int i = 0; i < s.inner; ++i) {
           const int to = (o * count + k) * s.inner + i;
           if (j.uniform) {
-            put(to, j.at[0] < 0 ? detail::zero_of<V>() : V(get(a, s.at(o, j.at[0], i))));
+            if constexpr (mode == detail::index_mode::clamp)  // every index lands in the axis
+              put(to, V(get(a, s.at(o, j.at[0], i))));
+            else
+              put(to, j.at[0] < 0 ? detail::zero_of<V>() : V(get(a, s.at(o, j.at[0], i))));
           } else {
             put(to, detail::from_lanes<V>([&](std::size_t l) {
                   return j.at[l] < 0 ? detail::lane_t<V>(0) : detail::lane_of(V(get(a, s.at(o, j.at[l], i))), l);
