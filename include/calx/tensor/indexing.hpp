@@ -102,7 +102,7 @@ struct dynamic_slice_fn {};
 /// Differentiable in `x` (the cotangent is scattered back: entries taken twice add up),
 /// under every transform and vmap.
 template <detail::tensor_type X, class I, class... Axis>
-constexpr auto take(const X& x, const I& idx, const Axis&... axis) {
+constexpr auto take(const X& x, const I& idx, const Axis&...) {
   constexpr int A = sizeof...(Axis) == 0 ? 0 : detail::axis_of<X, Axis...>();
   using T = typename X::value_type;
   constexpr detail::shape xs = detail::tensor_traits<X>::dims;
@@ -211,7 +211,7 @@ struct dynamic_sliced_shape_of {
 /// from the end, then the start is clamped so that the slice lies in the tensor.
 /// Differentiable in `x` (its cotangent is the slice's, padded with zeros).
 template <std::size_t S, detail::tensor_type X, class I, class... Axis>
-constexpr auto dynamic_slice(const X& x, const I& start, const Axis&... axis) {
+constexpr auto dynamic_slice(const X& x, const I& start, const Axis&...) {
   constexpr int A = sizeof...(Axis) == 0 ? 0 : detail::axis_of<X, Axis...>();
   using T = typename X::value_type;
   constexpr detail::shape xs = detail::tensor_traits<X>::dims;
