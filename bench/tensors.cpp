@@ -6,7 +6,8 @@
 ///     per-sample gradients with xsimd, one sample per lane, reading and writing the same
 ///     buffers (samples as an array of structs: strided loads and stores for both);
 ///   - `least_squares`: the gradient with respect to x of |A x - b|^2 for one sample, A of
-///     N x N, `calx::grad` against a hand-written loop (r = A x - b, g = 2 A^T r). N is 48
+///     N x N, `calx::grad` against hand-written xsimd code (r = A x - b by rows, g = 2 A^T r
+///     as row axpys into register blocks: A is never walked down a column). N is 48
 ///     by default, 256 with -DCALX_BENCH_LS_N=256 (its compile takes about a minute and 4 GB
 ///     today: docs/performance.md, "Tensors").
 /// f32 and f64. Prints `ratio=` calx / hand (target <= 1.10).
@@ -161,17 +162,53 @@ template <class T>
   q.g = calx::grad(least_squares, calx::argnums<1>)(q.a, q.x, q.b);
 }
 
+/// The best hand code we could write, with xsimd: r = A x - b as one dot product per row
+/// (two accumulators, A read along its rows), then g = 2 A^T r as axpys of A's rows into
+/// register blocks of g (A read along its rows again, never down a column).
 template <class T>
 [[gnu::noinline]] void hand_ls(ls_problem<T>& q) {
-  T r[N];
+  using B = xsimd::batch<T>;
+  constexpr std::size_t W = B::size, full = N / W * W;
+  const T* a = q.a.data();
+  alignas(64) T r[N];
   for (std::size_t i = 0; i < N; ++i) {
-    T s = 0;
-    for (std::size_t j = 0; j < N; ++j) s += q.a[i * N + j] * q.x[j];
+    const T* row = a + i * N;
+    B s0(T(0)), s1(T(0));
+    std::size_t j = 0;
+    for (; j + 2 * W <= full; j += 2 * W) {
+      s0 = xsimd::fma(B::load_unaligned(row + j), B::load_unaligned(q.x.data() + j), s0);
+      s1 = xsimd::fma(B::load_unaligned(row + j + W), B::load_unaligned(q.x.data() + j + W), s1);
+    }
+    for (; j < full; j += W) s0 = xsimd::fma(B::load_unaligned(row + j), B::load_unaligned(q.x.data() + j), s0);
+    T s = xsimd::hadd(s0 + s1);
+    for (; j < N; ++j) s += row[j] * q.x[j];
     r[i] = s - q.b[i];
   }
-  for (std::size_t j = 0; j < N; ++j) {
+  constexpr std::size_t block = 4 * W;  // columns of g kept in registers while A's rows stream by
+  std::size_t j = 0;
+  for (; j + block <= full; j += block) {
+    B g0(T(0)), g1(T(0)), g2(T(0)), g3(T(0));
+    for (std::size_t i = 0; i < N; ++i) {
+      const B ri(r[i]);
+      const T* row = a + i * N + j;
+      g0 = xsimd::fma(B::load_unaligned(row), ri, g0);
+      g1 = xsimd::fma(B::load_unaligned(row + W), ri, g1);
+      g2 = xsimd::fma(B::load_unaligned(row + 2 * W), ri, g2);
+      g3 = xsimd::fma(B::load_unaligned(row + 3 * W), ri, g3);
+    }
+    (g0 + g0).store_unaligned(q.g.data() + j);
+    (g1 + g1).store_unaligned(q.g.data() + j + W);
+    (g2 + g2).store_unaligned(q.g.data() + j + 2 * W);
+    (g3 + g3).store_unaligned(q.g.data() + j + 3 * W);
+  }
+  for (; j < full; j += W) {
+    B g0(T(0));
+    for (std::size_t i = 0; i < N; ++i) g0 = xsimd::fma(B::load_unaligned(a + i * N + j), B(r[i]), g0);
+    (g0 + g0).store_unaligned(q.g.data() + j);
+  }
+  for (; j < N; ++j) {
     T s = 0;
-    for (std::size_t i = 0; i < N; ++i) s += q.a[i * N + j] * r[i];
+    for (std::size_t i = 0; i < N; ++i) s += a[i * N + j] * r[i];
     q.g[j] = 2 * s;
   }
 }

@@ -4,8 +4,8 @@
 // number fails twice: here and in the golden file. Story 3 (an MLP with tensors) is
 // examples/per_sample_grads.cpp, story 6 (a capture, and calx's message)
 // tests/fail/grad_captures, story 7 (an ODE's adjoint over a batch) examples/ode_adjoint.cpp;
-// 8 (CUDA) waits for a GPU, 9 (Ceres) and 11 (a gather) for issues 28 and 26, and story 10's
-// speed (its broadcasts are written out today) for issue 26.
+// 8 (CUDA) waits for a GPU, 9 (Ceres) for issue 28, and story 10's speed (its broadcasts
+// are written out today) for issue 26.
 #include <calx/calx.hpp>
 
 #include <algorithm>
@@ -166,6 +166,60 @@ void story_kmeans() {
   std::printf("against the gradient by hand, 10 x 8 entries: %s\n", worst < 1e-10 ? "ok" : "WRONG");
 }
 
+// 11. Pick rows by index: a gather inside a model, its derivatives scattered back.
+constexpr auto transform = [](const auto& vertices, const auto& theta) {  // 40 x 3; (angle, scale)
+  const auto c = calx::cos(theta(0)), s = calx::sin(theta(0)), zero = 0.0 * c, one = zero + 1.0;
+  const auto rotation = calx::reshape<3, 3>(calx::stack(c, -s, zero, s, c, zero, zero, zero, one));
+  return calx::matmul(vertices, calx::transpose(rotation)) * theta(1);
+};
+constexpr auto skin = [](const auto& vertices, const auto& idx, const auto& theta) {  // idx: runtime ints
+  auto picked = calx::take(transform(vertices, theta), idx, calx::axis<0>);           // gather; vjp scatters
+  return picked;
+};
+
+void story_gather() {
+  section("11. Pick rows by index");
+  calx::tensor<double, 40, 3> vertices;
+  for (std::size_t v = 0; v < 40; ++v)
+    for (std::size_t j = 0; j < 3; ++j) vertices(v, j) = std::sin(0.7 * static_cast<double>(v) + 1.9 * static_cast<double>(j));
+  calx::tensor<int, 6> idx;
+  const int picks[6] = {3, 17, 3, 39, 0, -1};  // -1: the last row, as in NumPy
+  for (std::size_t r = 0; r < 6; ++r) idx(r) = picks[r];
+  calx::tensor<double, 2> theta;
+  theta(0) = 0.3;
+  theta(1) = 1.5;
+  const auto picked = skin(vertices, idx, theta);
+  const auto jacobian = calx::jacfwd(skin, calx::argnums<2>)(vertices, idx, theta);  // 6 x 3 x 2
+  const auto dvertices = calx::grad([](const auto& v, const auto& i, const auto& t) { return calx::sum(skin(v, i, t)); })(
+      vertices, idx, theta);  // 40 x 3: each row as often as it is picked
+  // By hand: row r of the result is scale * R(angle) v[idx[r]].
+  const double c = std::cos(0.3), s = std::sin(0.3), scale = 1.5;
+  const int rows[6] = {3, 17, 3, 39, 0, 39};
+  double worst = 0;
+  for (std::size_t r = 0; r < 6; ++r) {
+    const auto v = [&](std::size_t j) { return double(vertices(static_cast<std::size_t>(rows[r]), j)); };
+    const double rotated[3] = {c * v(0) - s * v(1), s * v(0) + c * v(1), v(2)};
+    const double turned[3] = {-s * v(0) - c * v(1), c * v(0) - s * v(1), 0.0};  // d rotated / d angle
+    for (std::size_t j = 0; j < 3; ++j) {
+      worst = std::max(worst, std::abs(double(picked(r, j)) - scale * rotated[j]));
+      worst = std::max(worst, std::abs(double(jacobian(r, j, 0)) - scale * turned[j]));
+      worst = std::max(worst, std::abs(double(jacobian(r, j, 1)) - rotated[j]));
+    }
+  }
+  // d sum / d v = count * scale * R^T (1, 1, 1).
+  const double pulled[3] = {scale * (c + s), scale * (c - s), scale};
+  for (std::size_t v = 0; v < 40; ++v) {
+    const double count = static_cast<double>(std::count(rows, rows + 6, static_cast<int>(v)));
+    for (std::size_t j = 0; j < 3; ++j) worst = std::max(worst, std::abs(double(dvertices(v, j)) - count * pulled[j]));
+  }
+  std::printf("rows 3, 17, 3, 39, 0, -1 of 40, turned and scaled; row 0: %.6f %.6f %.6f\n", double(picked(0, 0)),
+              double(picked(0, 1)), double(picked(0, 2)));
+  std::printf("d row 0 / d angle: %.6f %.6f %.6f; d sum / d vertex 3: %.6f %.6f %.6f (picked twice)\n",
+              double(jacobian(0, 0, 0)), double(jacobian(0, 1, 0)), double(jacobian(0, 2, 0)), double(dvertices(3, 0)),
+              double(dvertices(3, 1)), double(dvertices(3, 2)));
+  std::printf("against the values and derivatives by hand: %s\n", worst < 1e-12 ? "ok" : "WRONG");
+}
+
 }  // namespace
 
 int main() {
@@ -174,4 +228,5 @@ int main() {
   story_rules();
   story_ir();
   story_kmeans();
+  story_gather();
 }

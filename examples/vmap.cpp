@@ -2,6 +2,7 @@
 // checked by CTest (examples/vmap.out); docs/vmap.md quotes the snippets between markers.
 #include <calx/calx.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,14 @@
 // [f]
 constexpr auto f = [](auto x, auto y) { return calx::sin(x) * y + x * x; };
 // [f]
+
+/// Points on a spiral, for the kmeans example.
+std::vector<calx::tensor<double, 8>> load_points() {
+  std::vector<calx::tensor<double, 8>> cloud(1000);
+  for (std::size_t i = 0; i < cloud.size(); ++i)
+    for (std::size_t j = 0; j < 8; ++j) cloud[i](j) = std::sin(0.37 * static_cast<double>(i) + static_cast<double>(j));
+  return cloud;
+}
 
 int main() {
   std::vector<double> xs{0.0, 0.5, 1.0, 1.5, 2.0}, ys{1.0, 2.0, 3.0, 4.0, 5.0};
@@ -82,4 +91,30 @@ int main() {
   // [structures]
   std::printf("grad of norm: (%.3f, %.3f) (%.3f, %.3f) (%.3f, %.3f)\n", normals[0][0], normals[0][1],
               normals[1][0], normals[1][1], normals[2][0], normals[2][1]);
+
+  calx::tensor<double, 10, 8> centroids;
+  for (std::size_t k = 0; k < 10; ++k)
+    for (std::size_t j = 0; j < 8; ++j) centroids(k, j) = std::cos(1.3 * static_cast<double>(k) + 0.5 * static_cast<double>(j));
+  // [kmeans]
+  static constexpr auto nearest = [](const auto& p, const auto& c) {  // p: tensor<double, 8>, c: tensor<double, 10, 8>
+    const auto d = c - p;                                             // p broadcast over the centroids
+    return calx::min(calx::sum(d * d, calx::axis<1>));
+  };
+  static constexpr auto cost = [](const auto& ps, const auto& c) {
+    return calx::sum(calx::vmap(nearest, calx::in_axes<0, calx::none>)(ps, c));
+  };
+  std::vector<calx::tensor<double, 8>> cloud = load_points();
+  auto [dcloud, dc] = calx::grad(cost, calx::argnums<0, 1>)(cloud, centroids);  // calx::batched<tensor<double, 8>>, tensor<double, 10, 8>
+  // [kmeans]
+  // The same gradient with respect to the centroids, one sample at a time.
+  const auto each = calx::vmap(calx::grad(nearest, calx::argnums<1>), calx::in_axes<0, calx::none>)(cloud, centroids);
+  double worst = 0;
+  for (std::size_t e = 0; e < 80; ++e) {
+    double s = 0;
+    for (const auto& g : each) s += g[e];
+    worst = std::max(worst, std::abs(s - dc[e]) / (1.0 + std::abs(s)));
+  }
+  std::printf("kmeans: d cost / d centroid 0 = (%.4f, %.4f, ...), d cost / d point 0 = (%.4f, %.4f, ...); as one "
+              "sample at a time: %s\n", double(dc(0, 0)), double(dc(0, 1)), double(dcloud[0](0)), double(dcloud[0](1)),
+              worst <= 1e-12 ? "yes" : "no");
 }

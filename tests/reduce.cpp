@@ -26,6 +26,7 @@
 namespace {
 
 using calx_test::batch_sizes;
+using calx_test::sum_bound;
 using calx_test::check_column;
 using calx_test::column;
 using calx_test::lanes_v;
@@ -116,16 +117,6 @@ constexpr auto mean_sq = [](auto xs) { return calx::mean(xs * xs); };
 constexpr auto sum_raw = [](auto xs) { return calx::sum(xs); };
 constexpr auto sum_scaled = [](auto xs, auto w) { return calx::sum(xs * w) + w * w; };
 constexpr auto two_batches = [](auto xs, auto ys) { return calx::sum(xs * ys) - calx::mean(ys); };
-
-/// The rounding error of the batched sum of n values of total magnitude `sum_abs`: each
-/// lane adds at most 2048 / W values of a chunk in sequence, lanes are combined in log2(W)
-/// steps and chunk totals added in sequence; each step errs by at most eps (twice the unit
-/// roundoff, for margin) of the magnitudes summed so far.
-template <class T>
-double sum_bound(std::size_t n, double sum_abs) {
-  const double chain = static_cast<double>(std::min<std::size_t>(n, 2048) / lanes_v<T> + 3 + (n + 2047) / 2048);
-  return chain * std::numeric_limits<T>::epsilon() * sum_abs;
-}
 
 template <class T>
 void check_batch_sum(const char* what, std::size_t n, double got, const std::vector<T>& terms) {

@@ -295,10 +295,16 @@ struct batch_tree_traits {
   template <class L>
   static constexpr bool uniform = std::is_same_v<T, L>;
 };
+/// A runtime batch of structures (std::array, tuples, calx::tensor, Hana structs); defined
+/// below, with the batch's mark.
+template <class E>
+struct structure_batch_traits;
+template <class E>
+using batch_traits_of = std::conditional_t<structure<E>, structure_batch_traits<E>, batch_tree_traits<E>>;
 template <class T, class A>
-struct tree_traits<std::vector<T, A>> : batch_tree_traits<T> {};
+struct tree_traits<std::vector<T, A>> : batch_traits_of<T> {};
 template <class T>
-struct tree_traits<std::span<T>> : batch_tree_traits<std::remove_const_t<T>> {};
+struct tree_traits<std::span<T>> : batch_traits_of<std::remove_const_t<T>> {};
 /// A batch in device memory: its gradient is a calx::device_vector (docs/cuda.md).
 template <class T>
 struct tree_traits<device_span<T>> : batch_tree_traits<std::remove_const_t<T>, device_vector> {};
@@ -368,7 +374,15 @@ template <class T, class From, class To>
 struct swap_leaves<T, From, To> {
   template <class C>
   using child = typename swap_leaves<C, From, To>::type;
-  using type = typename tree_node<T>::template with<child>;
+  using swapped = typename tree_node<T>::template with<child>;
+  // A struct whose members are fixed types (a non-template struct of tensors) stays itself.
+  using type = std::conditional_t<std::is_same_v<swapped, not_rebindable<T>>, T, swapped>;
+};
+/// A per-sample rank-0 tensor is a batch of scalars: a batch_tracer, which calx::sum and
+/// calx::mean reduce over the batch (a rank-0 tensor's own sum is itself).
+template <traced_whole T>
+struct swap_leaves<T, tracer, batch_tracer> {
+  using type = std::conditional_t<tree_node<T>::dims.rank == 0, batch_tracer, T>;
 };
 /// What a function mapped over a batch sees for one sample (vmap inside a trace): `T` with
 /// its batch_tracers made tracers; `batch_tree_t`, the other way, types per-sample results
@@ -377,6 +391,49 @@ template <class T>
 using sample_tree_t = typename swap_leaves<T, batch_tracer, tracer>::type;
 template <class T>
 using batch_tree_t = typename swap_leaves<T, tracer, batch_tracer>::type;
+
+/// Marks a runtime batch of structures `E` in the argument structures calx traces: every
+/// value of `E` becomes an input with one value per sample. The traced function receives
+/// `E`'s traced form with its scalars as `calx::batch_tracer`s and its tensors as tensors
+/// whose nodes hold one tensor per sample (docs/vmap.md).
+template <class E>
+struct batched_structure {};
+template <class T>
+inline constexpr bool is_batched_structure_v = false;
+template <class E>
+inline constexpr bool is_batched_structure_v<batched_structure<E>> = true;
+
+/// A std::vector or std::span of structures `E` as an argument: E's values, one per sample
+/// each. Its gradient is a `calx::batched` column of `E`s.
+template <class E>
+struct structure_batch_traits {
+  using sample = tree_traits<E>;
+  static constexpr bool valid = sample::valid && !sample::has_batch && !sample::has_integer;
+  static constexpr bool has_batch = true;
+  static constexpr bool has_integer = false;
+  static constexpr std::size_t leaves = sample::leaves;
+  static constexpr std::size_t values = sample::values;
+  template <class L>
+  using rebind = std::conditional_t<std::is_same_v<L, tracer>, batched_structure<E>,
+                                    batched<typename sample::template rebind<L>>>;
+  using first_leaf = typename sample::first_leaf;
+  template <class L>
+  static constexpr bool uniform = sample::template uniform<L>;
+};
+template <class E>
+struct tree_traits<batched_structure<E>> {
+  using traced = typename tree_traits<E>::template rebind<tracer>;
+  static constexpr bool valid = tree_traits<traced>::valid;
+  static constexpr bool has_batch = true;
+  static constexpr bool has_integer = false;
+  static constexpr std::size_t leaves = tree_traits<E>::leaves;
+  static constexpr std::size_t values = tree_traits<E>::values;
+  template <class L>
+  using rebind = std::conditional_t<std::is_same_v<L, tracer>, batch_tree_t<traced>, typename tree_traits<E>::template rebind<L>>;
+  using first_leaf = tracer;
+  template <class L>
+  static constexpr bool uniform = std::is_same_v<L, tracer>;
+};
 
 /// Whether every leaf type of `T` satisfies `P` (`any_leaf_v`: some leaf).
 template <class T, template <class> class P>
@@ -426,7 +483,7 @@ using rebind_t = typename tree_traits<std::remove_cvref_t<T>>::template rebind<L
 template <class T, class L>
 inline constexpr bool leaves_are_v = tree_traits<std::remove_cvref_t<T>>::template uniform<L>;
 
-/// Whether `T` holds a runtime batch (a std::vector or std::span of floats or doubles).
+/// Whether `T` holds a runtime batch (a std::vector or std::span of numbers or structures).
 template <class T>
 inline constexpr bool has_batch_v = tree_traits<std::remove_cvref_t<T>>::has_batch;
 

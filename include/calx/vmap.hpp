@@ -35,7 +35,7 @@ struct vmap_transform {
   /// traced function, the traced map (see docs/vmap.md).
   template <class... A>
   constexpr auto operator()(const A&... a) const {
-    if constexpr ((contains_tracer<A>() || ...))
+    if constexpr ((contains_tracer<A>() || ...) || tensor_batches<A...>())
       return vmap_traced<F, InAxes, OutAxes>::call(a...);
     else
       return call{}(a...);
@@ -56,6 +56,25 @@ struct vmap_transform {
   template <class A>
   constexpr auto arch(A a) const {
     return call{}.arch(a);
+  }
+
+ private:
+  /// Whether the batched arguments are tensors (or structures of them) and nothing is a
+  /// runtime range: then the call can only be inside a traced function, on a batch of
+  /// tensor samples that grad, value_and_grad, jvp or trace was given (a tensor's type is
+  /// the same traced or not; vmap_traced checks the values).
+  template <class... A>
+  static constexpr bool tensor_batches() {
+    using Ax = axes_info<InAxes, sizeof...(A)>;
+    if constexpr (!Ax::ok || (has_batch_v<A> || ...)) {
+      return false;
+    } else {
+      std::size_t k = 0;
+      bool tensors = false, sources = false;
+      ((tensors = tensors || (Ax::axes[k] == 0 && holds_whole_node<A>()),
+        sources = sources || (Ax::axes[k] == 0 && batch_source_traits<A>::valid), ++k), ...);
+      return tensors && !sources;
+    }
   }
 };
 

@@ -193,6 +193,25 @@ std::array<std::vector<T>, K> simd_loop(std::size_t n, G&& g) {
   return out;
 }
 
+/// The rounding error of the batched sum of n values of total magnitude `sum_abs`: each
+/// lane adds at most 2048 / W values of a chunk in sequence, lanes are combined in log2(W)
+/// steps and chunk totals added in sequence; each step errs by at most eps (twice the unit
+/// roundoff, for margin) of the magnitudes summed so far.
+template <class T>
+double sum_bound(std::size_t n, double sum_abs) {
+  const double chain = static_cast<double>(std::min<std::size_t>(n, 2048) / lanes_v<T> + 3 + (n + 2047) / 2048);
+  return chain * std::numeric_limits<T>::epsilon() * sum_abs;
+}
+
+/// A sum over a batch against one added in double: the batched sum's own rounding
+/// (`sum_bound`), and a few ulps of each term of total magnitude `sum_abs`, computed by
+/// another program (one vjp of the whole against one per sample, libm against xsimd's
+/// kernels) whose ops the compiler orders and contracts differently.
+template <class T>
+double batch_tolerance(std::size_t n, double sum_abs) {
+  return sum_bound<T>(n, sum_abs) + 16 * std::numeric_limits<T>::epsilon() * sum_abs;
+}
+
 }  // namespace calx_test
 
 #endif // CALX_TESTS_VMAP_SUPPORT_HPP

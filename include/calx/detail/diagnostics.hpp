@@ -127,10 +127,10 @@
   "(nested as you like), or a type that specialises calx::tree_node"
 
 #define CALX_MSG_BATCH_OF_STRUCTURES                                                           \
-  "calx: a runtime batch (std::vector or std::span) whose samples are not float or double: grad, " \
-  "value_and_grad, jvp and trace take batches of numbers, one per sample. For samples with "        \
-  "structure (std::array, tuples, calx::tensor), pass one batch per component (a std::vector<double> " \
-  "each), or map over the samples with calx::vmap and reduce its results"
+  "calx: a runtime batch (std::vector or std::span) whose samples calx cannot trace: samples are "  \
+  "float or double numbers, or structures of them (std::array, tuples, calx::tensor, Hana "          \
+  "structs); integer samples and batches of batches are not supported. Pass integers once, "         \
+  "not per sample, or convert them to the batch's precision"
 
 #define CALX_MSG_STRUCT_NOT_TRACEABLE                                                          \
   "calx: this struct argument cannot hold traced values: its members are fixed float or "      \
@@ -258,7 +258,9 @@
   "calx::vmap(calx::" api "(f)) over the batch"
 #define CALX_MSG_PER_SAMPLE_OUTPUT(api)                                                        \
   "calx::" api ": the function returns one value per sample of a batch, not a scalar. Reduce "    \
-  "it with calx::sum or calx::mean, or use calx::vmap(calx::" api "(f)) for per-sample gradients"
+  "it with calx::sum or calx::mean, or use calx::vmap(calx::" api "(f)) for per-sample gradients. "  \
+  "(Over a batch of tensors, calx::sum(t) sums each sample's elements: map the per-sample work with " \
+  "calx::vmap and sum its results)"
 #define CALX_MSG_BATCH_PARTIAL(api)                                                            \
   "calx::" api ": arguments that are runtime batches (std::vector, std::span) are not supported "  \
   "here yet; use calx::grad, calx::jvp, or calx::vmap over the batch"

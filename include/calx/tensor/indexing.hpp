@@ -41,6 +41,17 @@ constexpr shape index_dims() {
     return shape{};
 }
 
+/// The numbers of a gather along an axis (geometry `s` in the input): entry k of the result's
+/// `count` entries is entry `entry(k)` of the input. take and dynamic_slice on numbers.
+template <class T, class Entry>
+constexpr void gather_entries(const axis_geometry& s, int count, const T* in, T* out, const Entry& entry) {
+  for (int k = 0; k < count; ++k) {
+    const int j = entry(k);
+    for (int o = 0; o < s.outer; ++o)
+      for (int i = 0; i < s.inner; ++i) out[(o * count + k) * s.inner + i] = in[s.at(o, j, i)];
+  }
+}
+
 /// Indices that are neither an integer nor a tensor of them; the instantiation names the type.
 template <class Fn, class I>
 constexpr void indices_must_be_integers() {
@@ -122,14 +133,9 @@ constexpr auto take(const X& x, const I& idx, const Axis&...) {
           g, detail::gather(*g, detail::tensor_access::id_in(*g, x), detail::index_id(*g, idx), A, detail::index_mode::clamp));
     return detail::returned<R>([&](R& r) {
       constexpr detail::axis_geometry s = detail::axis_geometry::of(xs, A);
-      constexpr int count = detail::index_dims<I>().size();
-      const T* in = detail::tensor_access::elements(const_cast<X&>(x));
-      T* out = detail::tensor_access::elements(r);
-      for (int k = 0; k < count; ++k) {
-        const int j = detail::clamped_index(detail::index_number(idx, k), s.n, s.n - 1);
-        for (int o = 0; o < s.outer; ++o)
-          for (int i = 0; i < s.inner; ++i) out[(o * count + k) * s.inner + i] = in[s.at(o, j, i)];
-      }
+      detail::gather_entries(s, detail::index_dims<I>().size(), detail::tensor_access::elements(const_cast<X&>(x)),
+                             detail::tensor_access::elements(r),
+                             [&](int k) { return detail::clamped_index(detail::index_number(idx, k), s.n, s.n - 1); });
     });
   }
 }
@@ -232,11 +238,8 @@ constexpr auto dynamic_slice(const X& x, const I& start, const Axis&...) {
       constexpr detail::axis_geometry s = detail::axis_geometry::of(xs, A);
       constexpr int size = static_cast<int>(S);
       const int b = detail::clamped_index(detail::index_number(start, 0), s.n, s.n - size);
-      const T* in = detail::tensor_access::elements(const_cast<X&>(x));
-      T* out = detail::tensor_access::elements(r);
-      for (int o = 0; o < s.outer; ++o)
-        for (int k = 0; k < size; ++k)
-          for (int i = 0; i < s.inner; ++i) out[(o * size + k) * s.inner + i] = in[s.at(o, b + k, i)];
+      detail::gather_entries(s, size, detail::tensor_access::elements(const_cast<X&>(x)), detail::tensor_access::elements(r),
+                             [&](int k) { return b + k; });
     });
   }
 }

@@ -54,20 +54,6 @@ struct batch_length {
                    std::to_string(batch));
 }
 
-/// Views of an argument structure whose leaves are numbers (one value) or runtime batches of
-/// numbers (a std::vector or std::span leaf, as grad and jvp take them).
-template <class L, class T>
-CALX_INLINE void collect_views(const T& t, input_view<L>*& out, batch_length& len, int arg, const char* api) {
-  for_each_leaf(t, [&]<class X>(const X& leaf) CALX_INLINE_LAMBDA {
-    if constexpr (std::is_arithmetic_v<X>) {
-      (out++)->value = static_cast<L>(leaf);
-    } else {  // a std::vector or std::span of numbers
-      len.add(leaf.size(), arg, api);
-      *out++ = input_view<L>{reinterpret_cast<const unsigned char*>(leaf.data()), sizeof(L), L{}};
-    }
-  });
-}
-
 /// Views of the leaves of element type `E` across a contiguous range of elements: leaf
 /// addresses in the first element, and a stride of sizeof(E). An empty range gives null
 /// views (nothing is read).
@@ -80,6 +66,21 @@ CALX_INLINE void collect_element_views(const E* first, input_view<L>*& out) {
   } else {
     for (std::size_t k = 0; k < leaf_count_v<E>; ++k) *out++ = input_view<L>{};
   }
+}
+
+/// Views of an argument structure whose leaves are numbers (one value) or runtime batches
+/// (a std::vector or std::span leaf, as grad and jvp take them) of numbers or of structures
+/// (one strided view per leaf of the sample).
+template <class L, class T>
+CALX_INLINE void collect_views(const T& t, input_view<L>*& out, batch_length& len, int arg, const char* api) {
+  for_each_leaf(t, [&]<class X>(const X& leaf) CALX_INLINE_LAMBDA {
+    if constexpr (std::is_arithmetic_v<X>) {
+      (out++)->value = static_cast<L>(leaf);
+    } else {  // a std::vector or std::span
+      len.add(leaf.size(), arg, api);
+      collect_element_views<L>(leaf.empty() ? nullptr : leaf.data(), out);
+    }
+  });
 }
 
 /// A batch argument of vmap: a contiguous range whose elements are argument structures.

@@ -1,6 +1,6 @@
 /// @file detail/call/batched_call.hpp
 /// @brief Running a derived program on arguments that hold runtime batches
-/// (std::vector / std::span of floats or doubles): inputs become views, results are
+/// (std::vector / std::span of numbers or of structures): inputs become views, results are
 /// built with a `calx::batched<T>` column wherever a value is per sample.
 #ifndef CALX_DETAIL_CALL_BATCHED_CALL_HPP
 #define CALX_DETAIL_CALL_BATCHED_CALL_HPP
@@ -25,7 +25,6 @@
 
 #include <array>
 #include <cstddef>
-#include <string>
 #include <tuple>
 #include <utility>
 
@@ -33,15 +32,25 @@ CALX_BEGIN_NAMESPACE
 namespace detail {
 
 /// Output views of a result structure (the traced output `Spec` with number or column
-/// leaves): each leaf of `r` is a column (something with data() and size()) or a number.
+/// leaves): each leaf of `r` is a column (something with data() and size()) of numbers or of
+/// structures (a gradient with respect to a batch of them: one strided view per leaf of the
+/// sample), or a number.
 template <class Spec, class L, class R>
 void collect_leaf_outputs(R& r, output_view<L>*& out, std::size_t batch, const char* api) {
   for_each_leaf(r, [&](auto& leaf) {
     if constexpr (requires { leaf.data(); leaf.size(); }) {
-      if (leaf.size() != batch)
-        invalid_argument(std::string(api) + ": an output buffer has " + std::to_string(leaf.size()) +
-                         " elements for a batch of " + std::to_string(batch));
-      (out++)->column = leaf.data();
+      if (leaf.size() != batch) wrong_output_length(leaf.size(), batch, api);
+      using X = std::remove_cvref_t<decltype(*leaf.data())>;
+      if constexpr (std::is_arithmetic_v<X>) {
+        (out++)->column = leaf.data();
+      } else if (batch == 0) {
+        out += leaf_count_v<X>;
+      } else {
+        std::array<L*, leaf_count_v<X>> p{};
+        L** q = p.data();
+        leaf_addresses<L>(leaf.data()[0], q);
+        for (L* column : p) *out++ = output_view<L>{column, sizeof(X), nullptr};
+      }
     } else {
       (out++)->scalar = &leaf;
     }

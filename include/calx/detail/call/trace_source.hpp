@@ -37,7 +37,14 @@ constexpr call_tree_t<Tree> make_inputs(graph& g) {
   const Tree marks{};
   call_tree_t<Tree> t{};
   zip_traced_leaves(marks, t, [&]<class M, class X>(const M&, X& x) {
-    if constexpr (traced_whole<X>) {  // a tensor: one input node of its shape
+    if constexpr (is_batched_structure_v<M>) {  // a batch of structures: each value per sample
+      for_each_traced_leaf(x, [&]<class Y>(Y& y) {
+        if constexpr (traced_whole<Y>)
+          tree_node<Y>::set_node(y, tracer{&g, g.input(value_kind::real, true, tree_node<Y>::dims)});
+        else
+          y = Y(tracer{&g, g.input(value_kind::real, true)});
+      });
+    } else if constexpr (traced_whole<X>) {  // a tensor: one input node of its shape
       tree_node<X>::set_node(x, tracer{&g, g.input(value_kind::real, false, tree_node<X>::dims)});
     } else {
       x = X(tracer{&g, g.input(value_kind::real, batch_mark_v<M>)});
@@ -217,18 +224,18 @@ using common_leaf_t = std::conditional_t<
 
 /// The arguments' common leaf type, checked: every leaf float or every leaf double
 /// (or every leaf a tracer, inside an outer trace).
-/// Whether `T` is a runtime batch of samples that are not numbers (refused with a message of
-/// its own: the type is fine for vmap, the fix is elsewhere).
+/// Whether `T` is a runtime batch of samples calx cannot trace: integers, batches, structures
+/// holding either (refused with a message of its own: the fix is in the samples).
 template <class T>
-struct batch_of_structures : std::false_type {};
+struct untraceable_batch : std::false_type {};
 template <class T, class A>
-struct batch_of_structures<std::vector<T, A>> : std::bool_constant<!std::is_floating_point_v<T>> {};
+struct untraceable_batch<std::vector<T, A>> : std::bool_constant<!tree_traits<std::vector<T, A>>::valid> {};
 template <class T>
-struct batch_of_structures<std::span<T>> : std::bool_constant<!std::is_floating_point_v<std::remove_const_t<T>>> {};
+struct untraceable_batch<std::span<T>> : std::bool_constant<!tree_traits<std::span<T>>::valid> {};
 
 template <class... A>
 constexpr bool diagnose_arguments() {
-  constexpr bool structured = (batch_of_structures<std::remove_cvref_t<A>>::value || ...);
+  constexpr bool structured = (untraceable_batch<std::remove_cvref_t<A>>::value || ...);
   static_assert(!structured, CALX_MSG_BATCH_OF_STRUCTURES);
   constexpr bool valid = (tree_traits<std::remove_cvref_t<A>>::valid && ...);
   static_assert(valid || structured, CALX_MSG_BAD_LEAF);

@@ -13,6 +13,8 @@
 #include <calx/detail/call/transform_support.hpp>
 #include <calx/detail/call/vmap_spec.hpp>
 #include <calx/detail/diagnostics.hpp>
+#include <calx/detail/runtime_error.hpp>
+#include <calx/detail/tensor/ir_ops.hpp>
 #include <calx/ops/reduction.hpp>
 #include <calx/tracer.hpp>
 #include <calx/tree.hpp>
@@ -34,10 +36,12 @@ struct vmap_traced {
     using Ax = axes_info<InAxes, sizeof...(A)>;
     static_assert(Ax::ok, CALX_MSG_IN_AXES);
     static_assert(!Ax::ok || Ax::any_batched, CALX_MSG_NOTHING_BATCHED);
+    // A std::array of batch_tracers is a runtime batch of arrays (the batch is the leading
+    // axis, as for every batch argument), not a compile-time batch.
     constexpr bool static_batch = [] {
       std::size_t k = 0;
       bool any = false;
-      ((any = any || (Ax::axes[k++] == 0 && is_std_array_v<A>)), ...);
+      ((any = any || (Ax::axes[k++] == 0 && is_std_array_v<A> && !has_batch_v<A>)), ...);
       return any;
     }();
     if constexpr (Ax::ok && Ax::any_batched) {
@@ -102,6 +106,13 @@ struct vmap_traced {
       trace_error("calx::vmap: an argument with in_axes 0 is not a batch here (inside a traced "
                   "function, map over a runtime batch or a std::array)");
   }
+  /// A tensor with in_axes 0 outside a trace (vmap.hpp sends such calls here: a tensor's
+  /// type is the same traced or not).
+  [[noreturn]] static void tensor_not_a_batch() {
+    invalid_argument("calx::vmap: an argument with in_axes 0 is a calx::tensor holding numbers; a tensor is a "
+                     "batch only inside a traced function (a batch of tensors given to grad, value_and_grad, jvp "
+                     "or trace). Map over a std::vector, std::span or std::array of tensors instead");
+  }
   static constexpr void refuse_batched_none_output(bool now) {
     if (now) trace_error("calx::vmap: out_axes is calx::none for an output that depends on the batch");
   }
@@ -111,6 +122,7 @@ struct vmap_traced {
   template <class Ax, class... A>
   static constexpr auto map_runtime(const A&... a) {
     if constexpr (diagnose_traceable<F, sample_tree_t<rebind_t<A, tracer>>...>()) {
+      if (!std::is_constant_evaluated()) tensor_not_a_batch();
       using C = traced_call<F, sample_tree_t<A>...>;  // f sees one sample, not the batch
       const auto flat = flatten_args<tracer>(a...);  // one tracer per value
       graph* g = graph_in(flat);
@@ -132,7 +144,7 @@ struct vmap_traced {
       for (std::size_t o = 0; o < outs.size(); ++o) {
         const bool once = spec::template unbatched<tracer>(o);
         if (once && g->is_batched(outs[o].id)) g->refuse(&refuse_batched_none_output);
-        if (!once) outs[o] = emit<broadcast_op>(outs[o], tracer{g, like});
+        if (!once) outs[o] = emit<broadcast_op>(outs[o], tracer{g, index(*g, like, 0)});  // like a batched scalar
       }
       // Every output per sample (out_axes 0): typed as a batch, for a transform called on it.
       using Out = std::conditional_t<OAx::all_batched, batch_tree_t<typename C::output_tree>, typename C::output_tree>;

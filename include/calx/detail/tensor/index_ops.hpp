@@ -143,17 +143,6 @@ struct lane_indices {
   }
 };
 
-/// Where entry `k` along the axis of a tensor of shape `s` lies: `outer` blocks of `n`
-/// entries of `inner` elements; element (o, k, i) is at (o * n + k) * inner + i.
-struct axis_geometry {
-  int n = 1, inner = 1, outer = 1;
-  CALX_HOST_DEVICE static constexpr axis_geometry of(const shape& s, int axis) {
-    const int n = s.extent[axis], inner = s.stride(axis);
-    return {n, inner, s.size() / (n * inner)};
-  }
-  CALX_HOST_DEVICE constexpr int at(int o, int k, int i) const { return (o * n + k) * inner + i; }
-};
-
 /// The operands of an index op: the tensor (operand 0, the one it is linear in) and the
 /// indices (operand 1: no tangent, no cotangent).
 struct index_op_traits : tensor_op_traits {

@@ -45,17 +45,16 @@ struct slice_attr {
   static constexpr slice_attr of(const node& n) { return {n.attr[0], n.attr[1], n.attr[2]}; }
 };
 
-/// Where a slice `a` of a tensor of shape `big` lies: `outer` blocks of `len` rows along the
-/// axis, each row `inner` elements; `whole` and `part` give an element's flat index in `big`
-/// and in the slice (its rows `begin` .. `end`). One place for `slice_loop` and the slice and
-/// pad statements, which write the loop out.
-struct slice_geometry {
-  int begin = 0, len = 0, rows = 0, inner = 0, outer = 0;
+/// Where a slice `a` of a tensor of shape `big` lies: the axis's geometry in `big`, and its
+/// rows `begin` .. `begin + rows`; `whole` and `part` give an element's flat index in `big`
+/// and in the slice. One place for `slice_loop` and the slice and pad statements, which
+/// write the loop out.
+struct slice_geometry : axis_geometry {
+  int begin = 0, rows = 0;
   CALX_HOST_DEVICE static constexpr slice_geometry of(const shape& big, slice_attr a) {
-    const int len = big.extent[a.axis], inner = big.stride(a.axis);
-    return {a.begin, len, a.end - a.begin, inner, big.size() / (len * inner)};
+    return {axis_geometry::of(big, a.axis), a.begin, a.end - a.begin};
   }
-  CALX_HOST_DEVICE constexpr int whole(int o, int k, int i) const { return (o * len + k) * inner + i; }
+  CALX_HOST_DEVICE constexpr int whole(int o, int k, int i) const { return at(o, k, i); }
   CALX_HOST_DEVICE constexpr int part(int o, int k, int i) const { return (o * rows + k - begin) * inner + i; }
 };
 
@@ -299,7 +298,7 @@ struct op_traits<pad_op> : detail::linear_tensor_op_traits {
     constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
     constexpr detail::slice_geometry s = detail::slice_geometry::of(out, at);
     for (int o = 0; o < s.outer; ++o)
-      for (int k = 0; k < s.len; ++k)
+      for (int k = 0; k < s.n; ++k)
         for (int i = 0; i < s.inner; ++i) {
           if (k < at.begin || k >= at.end)
             put(s.whole(o, k, i), detail::zero_of<V>());
