@@ -613,7 +613,13 @@ TEST_CASE("the gradient of a struct of tensors is that struct; per-sample gradie
   REQUIRE(g.size() == xs.size());
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const mlp gi = g[i];
-    CHECK(max_diff(gi, calx::grad(loss)(params, xs[i], ys[i])) < 1e-6f);
+    // vmap's lanes add a contraction's terms in order; grad on numbers runs the xsimd
+    // kernels (detail/tensor/contraction.hpp), which group the 16 and 32 terms of its dot
+    // products differently: the two agree within a few roundings of those sums (about 1e-6
+    // here), as each agrees with the hand gradient within 1e-5.
+    const float diff = max_diff(gi, calx::grad(loss)(params, xs[i], ys[i]));
+    INFO("sample " << i << ": vmap(grad) and grad differ by " << diff);
+    CHECK(diff < 1e-5f);
   }
 }
 #endif

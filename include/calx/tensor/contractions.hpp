@@ -47,9 +47,7 @@ constexpr auto contract(const A& a, const B& b) {
   } else {
     return tensor_op_call<R>([](graph& g, int x, int y) { return tensordot(g, x, y, K); },
                            [](T* out, const T* x, const T* y) {
-                             contract_loop<K, loops_of(K, tensor_traits<A>::dims, tensor_traits<B>::dims)>(
-                                 [&](int e) { return x[e]; }, [&](int e) { return y[e]; },
-                                 [&](int e, T v) { out[e] = v; });
+                             contract_in_memory<K, loops_of(K, tensor_traits<A>::dims, tensor_traits<B>::dims)>(x, y, out);
                            },
                            a, b);
   }

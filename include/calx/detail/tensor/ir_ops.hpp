@@ -22,6 +22,7 @@
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/ops/describe.hpp>
 #include <calx/detail/static_for.hpp>
+#include <calx/detail/tensor/contraction.hpp>
 #include <calx/detail/tensor/index_ops.hpp>
 #include <calx/detail/tensor/tensor_op_base.hpp>
 #include <calx/op_traits.hpp>
@@ -71,47 +72,6 @@ CALX_HOST_DEVICE constexpr CALX_INLINE void slice_loop(const shape& big, slice_a
   for (int o = 0; o < s.outer; ++o)
     for (int k = a.begin; k < a.end; ++k)
       for (int i = 0; i < s.inner; ++i) f(s.whole(o, k, i), s.part(o, k, i));
-}
-
-/// Which axes a `tensordot` node contracts (its attribute `attr[0]`). With a of shape [P.., R] or
-/// [R, P..] and b of shape [R, Q..] or [Q.., R] (ranks 1 or 2), the result is [P.., Q..]:
-/// `sum_r a(p, r) b(r, q)` read in the layouts below. The transposed forms are what reverse
-/// mode needs, so no transpose is materialised.
-struct contraction {
-  static constexpr int outer = 0;  ///< vectors: a[p] b[q]
-  static constexpr int ab = 1;     ///< a[p, r] b[r, q]: dot, matvec, vecmat, matmul
-  static constexpr int atb = 2;    ///< a[r, p] b[r, q]: a transposed (a matrix)
-  static constexpr int abt = 3;    ///< a[p, r] b[q, r]: b transposed (a matrix)
-};
-
-/// The loop bounds of a contraction of shapes `sa` and `sb` of kind `k`: rows (P), cols (Q)
-/// and the contracted extent (R).
-struct contraction_loops {
-  int rows = 1, cols = 1, inner = 1;
-};
-constexpr contraction_loops loops_of(int k, const shape& sa, const shape& sb) {
-  contraction_loops l;
-  l.inner = k == contraction::outer ? 1 : k == contraction::atb ? sa.extent[0] : sa.extent[sa.rank - 1];
-  l.rows = sa.size() / l.inner;
-  l.cols = sb.size() / l.inner;
-  return l;
-}
-
-/// The loop of contraction `K` with bounds `L` (`loops_of`): `put(p * cols + q, v)` with `v`
-/// the sum over r of `get_a(element (p, r) of a) * get_b(element (r, q) of b)`, in their
-/// layouts (see `contraction`). The bounds are template arguments so that the generated
-/// loops have constant trip counts and strides (as runtime arguments, the least-squares
-/// gradient ran 1.8x slower). One loop for tensors of numbers and for every backend's code.
-template <int K, contraction_loops L, class GetA, class GetB, class Put>
-CALX_HOST_DEVICE constexpr CALX_INLINE void contract_loop(const GetA& get_a, const GetB& get_b, const Put& put) {
-  constexpr auto at_a = [](int p, int r) { return K == contraction::atb ? r * L.rows + p : p * L.inner + r; };
-  constexpr auto at_b = [](int r, int q) { return K == contraction::abt ? q * L.inner + r : r * L.cols + q; };
-  for (int p = 0; p < L.rows; ++p)
-    for (int q = 0; q < L.cols; ++q) {
-      auto acc = get_a(at_a(p, 0)) * get_b(at_b(0, q));
-      for (int r = 1; r < L.inner; ++r) acc += get_a(at_a(p, r)) * get_b(at_b(r, q));
-      put(p * L.cols + q, acc);
-    }
 }
 
 /// What the traits of the tensor ops of one operand that are linear in it say, beside
@@ -212,8 +172,15 @@ struct op_traits<tensordot_op> : detail::tensor_op_traits {
     constexpr detail::operand_c<IR.operand(J, 0)> a{};
     constexpr detail::operand_c<IR.operand(J, 1)> b{};
     constexpr int k = IR.nodes[J].attr[0];
-    detail::contract_loop<k, detail::loops_of(k, IR.nodes[IR.operand(J, 0)].dims, IR.nodes[IR.operand(J, 1)].dims)>(
-        [&](int e) { return get(a, e); }, [&](int e) { return get(b, e); }, put);
+    constexpr detail::contraction_loops loops = detail::loops_of(k, IR.nodes[IR.operand(J, 0)].dims, IR.nodes[IR.operand(J, 1)].dims);
+    using V = std::remove_cvref_t<decltype(get(a, 0))>;
+    // Numbers whose elements are in memory (registers of straight-line code, arguments read
+    // in place): the kernels. SIMD lanes of samples and values read one by one: the loop.
+    if constexpr (std::is_floating_point_v<V> && std::is_lvalue_reference_v<decltype(get(a, 0))> &&
+                  std::is_lvalue_reference_v<decltype(get(b, 0))> && requires { put.address(); })
+      detail::contract_in_memory<k, loops>(&get(a, 0), &get(b, 0), put.address());
+    else
+      detail::contract_loop<k, loops>([&](int e) { return get(a, e); }, [&](int e) { return get(b, e); }, put);
   }
   static std::string attribute_text(const detail::node& n) {
     const int k = n.attr[0];
