@@ -171,8 +171,8 @@ template <class T>
   constexpr std::size_t W = B::size, full = N / W * W;
   const T* a = q.a.data();
   alignas(64) T r[N];
-  std::size_t i = 0;
-  for (; i + 4 <= N; i += 4) {  // four rows at a time share each load of x
+  constexpr std::size_t blocked = N / 4 * 4;  // constant bounds: g++ then sees every index in range
+  for (std::size_t i = 0; i < blocked; i += 4) {  // four rows at a time share each load of x
     const T* row = a + i * N;
     B s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
     std::size_t j = 0;
@@ -188,7 +188,7 @@ template <class T>
       for (std::size_t k = 0; k < 4; ++k) t[k] += row[k * N + j] * q.x[j];
     for (std::size_t k = 0; k < 4; ++k) r[i + k] = t[k] - q.b[i + k];
   }
-  for (; i < N; ++i) {
+  for (std::size_t i = blocked; i < N; ++i) {
     const T* row = a + i * N;
     B s0(T(0));
     std::size_t j = 0;

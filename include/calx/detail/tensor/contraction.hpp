@@ -99,32 +99,30 @@ template <int P, int R, class T>
 CALX_INLINE void rows_dot_kernel(const T* a, const T* x, T* out) {
   using B = xsimd::batch<T>;
   constexpr int W = static_cast<int>(B::size);
-  int p = 0;
-  if constexpr (R >= W) {
-    for (; p + 4 <= P; p += 4) {
-      B s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
-      int r = 0;
-      for (; r + W <= R; r += W) {
-        const B v = B::load_unaligned(x + r);
-        s0 = xsimd::fma(B::load_unaligned(a + p * R + r), v, s0);
-        s1 = xsimd::fma(B::load_unaligned(a + (p + 1) * R + r), v, s1);
-        s2 = xsimd::fma(B::load_unaligned(a + (p + 2) * R + r), v, s2);
-        s3 = xsimd::fma(B::load_unaligned(a + (p + 3) * R + r), v, s3);
-      }
-      T t0 = xsimd::hadd(s0), t1 = xsimd::hadd(s1), t2 = xsimd::hadd(s2), t3 = xsimd::hadd(s3);
-      for (; r < R; ++r) {
-        t0 += a[p * R + r] * x[r];
-        t1 += a[(p + 1) * R + r] * x[r];
-        t2 += a[(p + 2) * R + r] * x[r];
-        t3 += a[(p + 3) * R + r] * x[r];
-      }
-      out[p] = t0;
-      out[p + 1] = t1;
-      out[p + 2] = t2;
-      out[p + 3] = t3;
+  constexpr int blocked = R >= W ? P / 4 * 4 : 0;  // constant bounds: g++ then sees every index in range
+  for (int p = 0; p < blocked; p += 4) {
+    B s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
+    int r = 0;
+    for (; r + W <= R; r += W) {
+      const B v = B::load_unaligned(x + r);
+      s0 = xsimd::fma(B::load_unaligned(a + p * R + r), v, s0);
+      s1 = xsimd::fma(B::load_unaligned(a + (p + 1) * R + r), v, s1);
+      s2 = xsimd::fma(B::load_unaligned(a + (p + 2) * R + r), v, s2);
+      s3 = xsimd::fma(B::load_unaligned(a + (p + 3) * R + r), v, s3);
     }
+    T t0 = xsimd::hadd(s0), t1 = xsimd::hadd(s1), t2 = xsimd::hadd(s2), t3 = xsimd::hadd(s3);
+    for (; r < R; ++r) {
+      t0 += a[p * R + r] * x[r];
+      t1 += a[(p + 1) * R + r] * x[r];
+      t2 += a[(p + 2) * R + r] * x[r];
+      t3 += a[(p + 3) * R + r] * x[r];
+    }
+    out[p] = t0;
+    out[p + 1] = t1;
+    out[p + 2] = t2;
+    out[p + 3] = t3;
   }
-  for (; p < P; ++p) out[p] = dot_kernel<R>(a + p * R, x);
+  for (int p = blocked; p < P; ++p) out[p] = dot_kernel<R>(a + p * R, x);
 }
 
 /// out[p, q] = sum_r a(p, r) b[r, q] for rows of b contiguous along q (Q columns): each
