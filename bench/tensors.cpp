@@ -239,6 +239,45 @@ double max_rel(const params_t<T>& a, const params_t<T>& b) {
   return e;
 }
 
+/// With CALX_BENCH_DUMP=<folder>, the inputs and calx's results, as raw arrays of T in this
+/// order, for bench/peers/ to run JAX on the same numbers and check it against calx:
+/// mlp_<t>.bin: w1 (32 x 16), b1, w2, b2, xs (4096 x 16), ys, then the 4096 gradients
+/// (w1, b1, w2, b2 each); ls<N>_<t>.bin: A (N x N), x, b, then the gradient.
+template <class T>
+void dump(const char* folder, const mlp_problem<T>& m0, const ls_problem<T>& q0) {
+  mlp_problem<T> m = m0;
+  ls_problem<T> q = q0;
+  calx_mlp(m);
+  calx_ls(q);
+  const std::string t = type_name<T>();
+  const auto write = [](const std::string& path, const auto& fill) {
+    std::vector<T> v;
+    fill(v);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(v.data(), sizeof(T), v.size(), f) != v.size()) {
+      std::printf("cannot write %s\n", path.c_str());
+      std::exit(1);
+    }
+    std::fclose(f);
+  };
+  const auto params = [](std::vector<T>& v, const params_t<T>& p) {
+    v.insert(v.end(), p.w1.data(), p.w1.data() + p.w1.size);
+    v.insert(v.end(), p.b1.data(), p.b1.data() + p.b1.size);
+    v.insert(v.end(), p.w2.data(), p.w2.data() + p.w2.size);
+    v.insert(v.end(), p.b2.data(), p.b2.data() + p.b2.size);
+  };
+  write(std::string(folder) + "/mlp_" + t + ".bin", [&](std::vector<T>& v) {
+    params(v, m.p);
+    for (const auto& x : m.xs) v.insert(v.end(), x.data(), x.data() + x.size);
+    v.insert(v.end(), m.ys.begin(), m.ys.end());
+    for (const auto& g : m.grads) params(v, g);
+  });
+  write(std::string(folder) + "/ls" + std::to_string(N) + "_" + t + ".bin", [&](std::vector<T>& v) {
+    v.insert(v.end(), q.a.data(), q.a.data() + N * N);
+    for (const auto* a : {&q.x, &q.b, &q.g}) v.insert(v.end(), a->data(), a->data() + N);
+  });
+}
+
 template <class T>
 void register_type() {
   static std::deque<mlp_problem<T>> mlps;
@@ -265,6 +304,7 @@ void register_type() {
         std::exit(1);
       }
   }
+  if (const char* folder = std::getenv("CALX_BENCH_DUMP")) dump<T>(folder, m, q);
   const std::string t = type_name<T>();
   auto reg = [&](std::string name, auto fn, auto* p) {
     benchmark::RegisterBenchmark(name.c_str(), fn, p)->ComputeStatistics("min", min_of);
