@@ -1,7 +1,7 @@
 /// @file detail/exec/simd_executor.hpp
 /// @brief Runs a program with batched nodes over a runtime batch: the pre stage once on
 /// scalars, the loop stage on xsimd batches (one sample per lane; unbatched values
-/// splatted; the last, partial group of lanes padded and masked), the post stage once.
+/// splatted; the last, partial group of lanes copied into a full one), the post stage once.
 /// Work is split into fixed chunks of samples; each chunk's reductions are summed
 /// separately and the chunk sums are added in order, so results do not depend on the
 /// number of threads. Nothing is allocated inside the loop.
@@ -92,32 +92,33 @@ struct batch_executor {
     }
   };
 
-  /// Lanes of samples [i, i + count) of a batched input (`Full`: count == W); missing
-  /// lanes repeat the last sample.
-  template <bool Contiguous, bool Full>
-  static CALX_INLINE B load(const input_view<T>& v, std::size_t i, std::size_t count) {
-    if constexpr (Contiguous && Full) return B::load_unaligned(reinterpret_cast<const T*>(v.base) + i);
-    alignas(64) T lanes[W];
-    for (std::size_t l = 0; l < W; ++l)
-      std::memcpy(&lanes[l], v.base + (i + (l < count ? l : count - 1)) * v.stride, sizeof(T));
-    return B::load_aligned(lanes);
+  /// Lanes of samples [i, i + W) of a batched input.
+  template <bool Contiguous>
+  static CALX_INLINE B load(const input_view<T>& v, std::size_t i) {
+    if constexpr (Contiguous) {
+      return B::load_unaligned(reinterpret_cast<const T*>(v.base) + i);
+    } else {
+      alignas(64) T lanes[W];
+      for (std::size_t l = 0; l < W; ++l) std::memcpy(&lanes[l], v.base + (i + l) * v.stride, sizeof(T));
+      return B::load_aligned(lanes);
+    }
   }
 
-  /// Writes lanes `v` of samples [i, i + count) to output column `c`. `S`: the stride of
-  /// every column when the caller knows it from the destination's type (0: read it from
-  /// `c`); constant, it makes the stores of a full group fixed offsets from one address.
-  template <bool Contiguous, bool Full, std::size_t S>
-  static CALX_INLINE void store(const B& v, const output_view<T>& c, std::size_t i, std::size_t count) {
-    if constexpr (Full && Contiguous) {
+  /// Writes lanes `v` of samples [i, i + W) to output column `c`. `S`: the stride of every
+  /// column when the caller knows it from the destination's type (0: read it from `c`);
+  /// constant, it makes the stores fixed offsets from one address.
+  template <bool Contiguous, std::size_t S>
+  static CALX_INLINE void store(const B& v, const output_view<T>& c, std::size_t i) {
+    if constexpr (Contiguous) {
       v.store_unaligned(c.column + i);
-    } else {  // the tail, or a column of structures (every element of a sample's std::array, ...)
+    } else {  // a column of structures (every element of a sample's std::array, ...)
       alignas(64) T lanes[W];
       v.store_aligned(lanes);
       if constexpr (S != 0) {
         unsigned char* first = reinterpret_cast<unsigned char*>(c.column) + i * S;
-        for (std::size_t l = 0; l < (Full ? W : count); ++l) std::memcpy(first + l * S, &lanes[l], sizeof(T));
+        for (std::size_t l = 0; l < W; ++l) std::memcpy(first + l * S, &lanes[l], sizeof(T));
       } else {  // a rolled loop: unrolled with a stride in a register, it measured slower
-        for (std::size_t l = 0; l < count; ++l) c.at(i + l) = lanes[l];
+        for (std::size_t l = 0; l < W; ++l) c.at(i + l) = lanes[l];
       }
     }
   }
@@ -125,15 +126,15 @@ struct batch_executor {
   /// Writes element e of loop node J: to its register if anything reads it, and to the
   /// column of each output it is, as soon as it is computed (a register file holding every
   /// output until the end of the group would outgrow L1).
-  template <std::size_t J, bool Contiguous, bool Full, std::size_t S>
+  template <std::size_t J, bool Contiguous, std::size_t S>
   struct loop_writer {
     loop_regs& loop;
     const output_view<T>* out;
-    std::size_t i, count;
+    std::size_t i;
     template <int K>
     CALX_INLINE void to_outputs(int e, const B& v) const {
       if constexpr (K >= 0) {
-        store<Contiguous, Full, S>(v, out[ir.output_offset[K] + static_cast<std::size_t>(e)], i, count);
+        store<Contiguous, S>(v, out[ir.output_offset[K] + static_cast<std::size_t>(e)], i);
         to_outputs<plan.next_output[K]>(e, v);
       }
     }
@@ -154,35 +155,74 @@ struct batch_executor {
     }
   };
 
-  /// One group of lanes: every loop node, each output stored as it is computed. Forced
-  /// inline: an out-of-line body would keep the loop's registers in memory. (Each node's
-  /// statement is written in the lambda, not in a function of its own: a function per node
-  /// and variant costs compile time.)
-  template <bool Contiguous, bool Full, std::size_t S>
+  /// One full group of lanes, samples [i, i + W): every loop node, each output stored as it
+  /// is computed. Forced inline: an out-of-line body would keep the loop's registers in
+  /// memory. (Each node's statement is written in the lambda, not in a function of its own:
+  /// a function per node and variant costs compile time.)
+  template <bool Contiguous, std::size_t S>
   static CALX_INLINE void lanes(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
-                                const output_view<T>* out, std::size_t i, std::size_t count) {
+                                const output_view<T>* out, std::size_t i) {
     static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) CALX_INLINE_LAMBDA {
       constexpr node n = ir.nodes[J];
       if constexpr (plan.reduction[J] >= 0) {
-        for (int e = 0; e < n.size(); ++e) {
-          const B v = loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{}, e);
-          if constexpr (Full) {
-            acc[plan.reduction[J] + e] += v;
-          } else {
-            alignas(64) T mask_lanes[W];
-            for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
-            acc[plan.reduction[J] + e] += xsimd::select(B::load_aligned(mask_lanes) != B(T(0)), v, B(T(0)));
-          }
-        }
+        for (int e = 0; e < n.size(); ++e) acc[plan.reduction[J] + e] += loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{}, e);
       } else if constexpr (plan.stage_of[J] != stage::loop) {
       } else if constexpr (n.op().builtin == builtin_code::input) {
-        const loop_writer<J, Contiguous, Full, S> put{loop, out, i, count};
+        const loop_writer<J, Contiguous, S> put{loop, out, i};
         for (int e = 0; e < n.size(); ++e)
-          put(e, load<Contiguous, Full>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i, count));
+          put(e, load<Contiguous>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i));
       } else {
-        statement_of<ir, J>::template statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, Full, S>{loop, out, i, count});
+        statement_of<ir, J>::template statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, S>{loop, out, i});
       }
     });
+  }
+
+  /// Which flat outputs the loop stage writes: the elements of its nodes that are outputs.
+  static constexpr auto loop_outputs = [] {
+    std::array<bool, IRT::output_count == 0 ? 1 : IRT::output_count> written{};
+    for (std::size_t j = 0; j < IRT::size; ++j)
+      if (plan.stage_of[j] == stage::loop && plan.reduction[j] < 0)
+        for (int k = plan.first_output[j]; k >= 0; k = plan.next_output[static_cast<std::size_t>(k)])
+          for (int e = 0; e < ir.nodes[j].size(); ++e)
+            written[ir.output_offset[static_cast<std::size_t>(k)] + static_cast<std::size_t>(e)] = true;
+    return written;
+  }();
+
+  /// The last, partial group, samples [i, i + count) with count < W: its inputs copied into a
+  /// full group of lanes (missing lanes repeat the last sample), run as a full contiguous
+  /// group, its lanes that are samples copied out and added to the sums. One variant of the
+  /// group's code: a second, masked one doubled the compile time of vmap's code.
+  static CALX_INLINE void tail(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
+                               const output_view<T>* out, std::size_t i, std::size_t count) {
+    constexpr std::size_t NI = IRT::input_count == 0 ? 1 : IRT::input_count;
+    constexpr std::size_t NO = IRT::output_count == 0 ? 1 : IRT::output_count;
+    alignas(64) T in_lanes[NI][W];
+    alignas(64) T out_lanes[NO][W];
+    std::array<input_view<T>, NI> tin;
+    std::array<output_view<T>, NO> tout;
+    std::copy_n(in, IRT::input_count, tin.begin());
+    static_for<IRT::input_leaves>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) CALX_INLINE_LAMBDA {
+      if constexpr (ir.nodes[ir.inputs[K]].batched)
+        for (std::size_t e = ir.input_offset[K]; e < ir.input_offset[K + 1]; ++e) {
+          for (std::size_t l = 0; l < W; ++l)
+            std::memcpy(&in_lanes[e][l], in[e].base + (i + (l < count ? l : count - 1)) * in[e].stride, sizeof(T));
+          tin[e].base = reinterpret_cast<const unsigned char*>(in_lanes[e]);
+          tin[e].stride = sizeof(T);
+        }
+    });
+    for (std::size_t k = 0; k < IRT::output_count; ++k) tout[k] = output_view<T>{out_lanes[k], sizeof(T), out[k].scalar};
+    B group[R == 0 ? 1 : R];
+    for (auto& g : group) g = B(T(0));
+    lanes<true, 0>(loop, group, pre, tin.data(), tout.data(), 0);
+    for (std::size_t k = 0; k < IRT::output_count; ++k)
+      if (loop_outputs[k])
+        for (std::size_t l = 0; l < count; ++l) out[k].at(i + l) = out_lanes[k][l];
+    if constexpr (R > 0) {
+      alignas(64) T mask_lanes[W];
+      for (std::size_t l = 0; l < W; ++l) mask_lanes[l] = l < count ? T(1) : T(0);
+      const M samples = B::load_aligned(mask_lanes) != B(T(0));
+      for (std::size_t r = 0; r < R; ++r) acc[r] += xsimd::select(samples, group[r], B(T(0)));
+    }
   }
 
   /// Samples [begin, end), one group of lanes at a time, the last one padded; writes each
@@ -202,8 +242,9 @@ struct batch_executor {
     for (auto& a : acc) a = B(T(0));
     loop_regs loop;
     std::size_t i = begin;
-    for (; i + W <= end; i += W) lanes<Contiguous, true, S>(loop, acc, pre, in.data(), out.data(), i, W);
-    if (i < end) lanes<Contiguous, false, S>(loop, acc, pre, in.data(), out.data(), i, end - i);  // padded tail
+    // A contiguous group's stores do not depend on S: one variant for every S.
+    for (; i + W <= end; i += W) lanes<Contiguous, Contiguous ? 0 : S>(loop, acc, pre, in.data(), out.data(), i);
+    if (i < end) tail(loop, acc, pre, in.data(), out.data(), i, end - i);
     for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
   }
 
