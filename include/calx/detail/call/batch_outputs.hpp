@@ -125,6 +125,20 @@ CALX_INLINE void leaf_addresses(X& x, L**& out) {
   for_each_leaf(x, [&](auto& leaf) CALX_INLINE_LAMBDA { *out++ = &leaf; });
 }
 
+/// The output columns of a range of `batch` samples of structure `X` (leaves `L`) starting
+/// at `first`: one strided column per leaf, `sizeof(X)` apart (none to point at when empty).
+template <class L, class X>
+CALX_INLINE void sample_columns(X* first, std::size_t batch, output_view<L>*& out) {
+  if (batch == 0) {
+    out += leaf_count_v<X>;
+    return;
+  }
+  std::array<L*, leaf_count_v<X>> p{};
+  L** q = p.data();
+  leaf_addresses<L>(*first, q);
+  for (L* leaf : p) *out++ = output_view<L>{leaf, sizeof(X), nullptr};
+}
+
 /// Output views of destination `d` for output `Spec`: scalars for `Once` outputs, strided
 /// columns for batches. Throws std::invalid_argument when a batch's length is not `batch`.
 template <class Spec, class L, bool Once, class D>
@@ -138,15 +152,7 @@ CALX_INLINE void collect_dest(D& d, output_view<L>*& out, std::size_t batch, con
     for (std::size_t k = 0; k < leaf_count_v<Spec>; ++k) (out++)->scalar = p[k];
   } else if constexpr (sample_range<DD, X>) {
     if (static_cast<std::size_t>(d.size()) != batch) wrong_output_length(static_cast<std::size_t>(d.size()), batch, api);
-    if (batch == 0) {
-      out += leaf_count_v<Spec>;
-      return;
-    }
-    X& first = d.data()[0];
-    std::array<L*, leaf_count_v<Spec>> p{};
-    L** q = p.data();
-    leaf_addresses<L>(first, q);
-    for (L* leaf : p) *out++ = output_view<L>{leaf, sizeof(X), nullptr};
+    sample_columns<L>(d.data(), batch, out);
   } else {
     [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
       (collect_dest<child_t<Spec, I>, L, Once>(child<I>(d), out, batch, api), ...);

@@ -40,17 +40,7 @@ void collect_leaf_outputs(R& r, output_view<L>*& out, std::size_t batch, const c
   for_each_leaf(r, [&](auto& leaf) {
     if constexpr (requires { leaf.data(); leaf.size(); }) {
       if (leaf.size() != batch) wrong_output_length(leaf.size(), batch, api);
-      using X = std::remove_cvref_t<decltype(*leaf.data())>;
-      if constexpr (std::is_arithmetic_v<X>) {
-        (out++)->column = leaf.data();
-      } else if (batch == 0) {
-        out += leaf_count_v<X>;
-      } else {
-        std::array<L*, leaf_count_v<X>> p{};
-        L** q = p.data();
-        leaf_addresses<L>(leaf.data()[0], q);
-        for (L* column : p) *out++ = output_view<L>{column, sizeof(X), nullptr};
-      }
+      sample_columns<L>(leaf.data(), batch, out);
     } else {
       (out++)->scalar = &leaf;
     }

@@ -141,10 +141,13 @@ struct vmap_traced {
       auto outs = output_tracers(r, *g, replay(r, *g, ids));
       using OAx = axes_info<OutAxes, top_count<typename C::output_tree>()>;
       using spec = out_spec<typename C::output_tree, OAx>;
+      int like_scalar = -1;  // element 0 of the batched argument: the batch's shape, one number a sample
       for (std::size_t o = 0; o < outs.size(); ++o) {
         const bool once = spec::template unbatched<tracer>(o);
         if (once && g->is_batched(outs[o].id)) g->refuse(&refuse_batched_none_output);
-        if (!once) outs[o] = emit<broadcast_op>(outs[o], tracer{g, index(*g, like, 0)});  // like a batched scalar
+        if (once) continue;
+        if (like_scalar < 0) like_scalar = index(*g, like, 0);
+        outs[o] = emit<broadcast_op>(outs[o], tracer{g, like_scalar});
       }
       // Every output per sample (out_axes 0): typed as a batch, for a transform called on it.
       using Out = std::conditional_t<OAx::all_batched, batch_tree_t<typename C::output_tree>, typename C::output_tree>;
