@@ -272,10 +272,12 @@ TEST_CASE("every output is written into a result not zeroed first: listed twice,
   const auto p = calx::trace(f, x);
   const auto [y, z, y2, a, w] = p(x);
   const auto [ey, ez, ey2, ea, ew] = f(x);
+  // To rounding, not bit for bit: the program runs sin on xsimd batches of elements (calx's
+  // SIMD kernel), f run eagerly calls std::sin per element; the two may differ in the last bit.
   for (std::size_t k = 0; k < 4; ++k) {
-    CHECK(y[k] == ey[k]);
+    CHECK(y[k] == Approx(ey[k]).epsilon(1e-15));
     CHECK(z[k] == Approx(ez[k]).epsilon(1e-15));
-    CHECK(y2[k] == ey[k]);
+    CHECK(y2[k] == y[k]);
     CHECK(a[k] == x[k]);
     CHECK(w[k] == Approx(ew[k]).epsilon(1e-15));
   }

@@ -15,6 +15,7 @@
 #include <calx/detail/exec/node_kernel.hpp>
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/shape.hpp>
+#include <calx/detail/tensor/elementwise_batches.hpp>
 #include <calx/detail/tensor/ir_ops.hpp>
 
 #include <array>
@@ -129,6 +130,28 @@ CALX_HOST_DEVICE CALX_INLINE void user_statement(const Get& get, const Put& put,
 #endif
 }
 
+/// Whether elementwise node J runs as xsimd batches of its elements (`elementwise_batches`):
+/// its operands read as lvalues (`A`, `Rest`) of a floating-point type (numbers in memory, not SIMD
+/// lanes of samples or values read one by one), a writer with an address, a real result of
+/// at least four batches of elements, and real operands of the same size.
+template <const auto& IR, std::size_t J, class Put, class A, class... Rest>
+constexpr bool batches_of_elements() {
+  using V = std::remove_cvref_t<A>;
+  if constexpr (!std::is_floating_point_v<V> || !std::is_lvalue_reference_v<A> ||
+                !(std::is_lvalue_reference_v<Rest> && ...) || !requires(const Put& put) { put.address(); }) {
+    return false;
+  } else {
+    constexpr node n = IR.nodes[J];
+    // Four batches at least: a small tensor's loop stays inline, unrolled (a call costs more).
+    if (n.kind != value_kind::real || n.size() < 4 * static_cast<int>(xsimd::batch<V>::size)) return false;
+    for (int i = 0; i < n.arity; ++i) {
+      const node& o = IR.nodes[IR.operand(J, i)];
+      if (o.kind != value_kind::real || o.size() != n.size()) return false;
+    }
+    return true;
+  }
+}
+
 /// The statement of every node that is not a built-in tensor op's: an input (read in place
 /// by `get`), a constant, a tuple's result, an op that computes its results together, a
 /// user's tensor op, an elementwise op.
@@ -159,6 +182,19 @@ struct node_statement {
       constexpr operand_c<IR.operand(J, 0)> a{};
       constexpr operand_c<IR.operand(J, n.arity > 1 ? 1 : 0)> b{};
       constexpr operand_c<IR.operand(J, n.arity > 2 ? 2 : 0)> c{};
+#ifndef __CUDA_ARCH__
+      // Numbers in memory (registers of straight-line code, arguments read in place), a real
+      // result and real operands of its size: xsimd batches of elements.
+      if constexpr (batches_of_elements<IR, J, Put, decltype(get(a, 0)), decltype(get(b, 0)), decltype(get(c, 0))>()) {
+        if constexpr (n.arity == 1)
+          elementwise_batches<traits, size>(put.address(), &get(a, 0));
+        else if constexpr (n.arity == 2)
+          elementwise_batches<traits, size>(put.address(), &get(a, 0), &get(b, 0));
+        else
+          elementwise_batches<traits, size>(put.address(), &get(a, 0), &get(b, 0), &get(c, 0));
+        return;
+      }
+#endif
       for (int e = 0; e < size; ++e) {
         if constexpr (n.arity == 1)
           put(e, traits::kernel(get(a, e)));

@@ -23,12 +23,14 @@
 #include <calx/detail/ops/describe.hpp>
 #include <calx/detail/static_for.hpp>
 #include <calx/detail/tensor/contraction.hpp>
+#include <calx/detail/tensor/elementwise_batches.hpp>
 #include <calx/detail/tensor/index_ops.hpp>
 #include <calx/detail/tensor/tensor_op_base.hpp>
 #include <calx/op_traits.hpp>
 #include <calx/ops/arithmetic.hpp>  // the rules record add, mul, div, eq and where
 #include <calx/ops/selection.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +60,16 @@ struct slice_geometry : axis_geometry {
   CALX_HOST_DEVICE constexpr int whole(int o, int k, int i) const { return at(o, k, i); }
   CALX_HOST_DEVICE constexpr int part(int o, int k, int i) const { return (o * rows + k - begin) * inner + i; }
 };
+
+/// Whether a tensor op's operand, read as `A`, and its writer `Put` are numbers in memory
+/// (registers of straight-line code, arguments read in place): host statements may then
+/// copy runs of elements and run xsimd kernels. SIMD lanes of samples and values read one
+/// by one take the element loops.
+template <class A, class Put>
+constexpr bool numbers_in_memory() {
+  return std::is_floating_point_v<std::remove_cvref_t<A>> && std::is_lvalue_reference_v<A> &&
+         requires(const Put& put) { put.address(); };
+}
 
 /// The loop of a slice of a tensor of numbers: `f(whole, part)` for every element of the
 /// slice `a` of a tensor of shape `big`, with its flat index in `big` and in the slice (a
@@ -97,6 +109,18 @@ struct reduction_op_traits : tensor_op_traits {
     // Constants, not references into IR: device code may not read a host variable.
     constexpr shape in = IR.nodes[IR.operand(J, 0)].dims;
     constexpr int axis = IR.nodes[J].attr[0];
+#ifndef __CUDA_ARCH__
+    // Every element of numbers in memory into one: xsimd batches (elementwise_batches.hpp).
+    using A = decltype(get(a, 0));
+    using V = std::remove_cvref_t<A>;
+    if constexpr (std::is_floating_point_v<V> && std::is_lvalue_reference_v<A> &&
+                  (axis < 0 || in.rank == 1)) {
+      if constexpr (in.size() >= 4 * static_cast<int>(xsimd::batch<V>::size)) {
+        put(0, reduce_batches<op_traits<Pick>, in.size()>(&get(a, 0)));
+        return;
+      }
+    }
+#endif
     reduce_loop(in, axis, [&](int e) { return get(a, e); }, put,
                 [](const auto& acc, const auto& v) { return op_traits<Pick>::kernel(acc, v); });
   }
@@ -241,6 +265,14 @@ struct op_traits<slice_op> : detail::linear_tensor_op_traits {
     constexpr detail::shape in = IR.nodes[IR.operand(J, 0)].dims;
     constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
     constexpr detail::slice_geometry s = detail::slice_geometry::of(in, at);
+#ifndef __CUDA_ARCH__
+    // Numbers in memory: each outer block of the slice is one contiguous run (memmove).
+    if constexpr (detail::numbers_in_memory<decltype(get(a, 0)), Put>()) {
+      for (int o = 0; o < s.outer; ++o)
+        std::copy_n(&get(a, s.whole(o, at.begin, 0)), s.rows * s.inner, put.address() + s.part(o, at.begin, 0));
+      return;
+    }
+#endif
     for (int o = 0; o < s.outer; ++o)
       for (int k = at.begin; k < at.end; ++k)
         for (int i = 0; i < s.inner; ++i) put(s.part(o, k, i), get(a, s.whole(o, k, i)));
@@ -264,6 +296,19 @@ struct op_traits<pad_op> : detail::linear_tensor_op_traits {
     constexpr detail::shape out = IR.nodes[J].dims;
     constexpr detail::slice_attr at = detail::slice_attr::of(IR.nodes[J]);
     constexpr detail::slice_geometry s = detail::slice_geometry::of(out, at);
+#ifndef __CUDA_ARCH__
+    // Numbers in memory: per outer block, the operand's run copied (memmove) and the zeros
+    // around it filled, in that order, so that no overlap of the two loses an element.
+    if constexpr (detail::numbers_in_memory<decltype(get(a, 0)), Put>()) {
+      V* to = put.address();
+      for (int o = 0; o < s.outer; ++o) {
+        std::copy_n(&get(a, s.part(o, at.begin, 0)), s.rows * s.inner, to + s.whole(o, at.begin, 0));
+        std::fill_n(to + s.whole(o, 0, 0), at.begin * s.inner, V(0));
+        std::fill_n(to + s.whole(o, at.end, 0), (s.n - at.end) * s.inner, V(0));
+      }
+      return;
+    }
+#endif
     for (int o = 0; o < s.outer; ++o)
       for (int k = 0; k < s.n; ++k)
         for (int i = 0; i < s.inner; ++i) {
