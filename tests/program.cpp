@@ -272,8 +272,9 @@ TEST_CASE("every output is written into a result not zeroed first: listed twice,
   const auto p = calx::trace(f, x);
   const auto [y, z, y2, a, w] = p(x);
   const auto [ey, ez, ey2, ea, ew] = f(x);
-  // To rounding, not bit for bit: the program runs sin on xsimd batches of elements (calx's
-  // SIMD kernel), f run eagerly calls std::sin per element; the two may differ in the last bit.
+  // To rounding, not bit for bit: a traced program may run sin on xsimd batches of elements
+  // (calx's SIMD kernel, on tensors of eight SIMD batches or more), where f run eagerly
+  // calls std::sin per element.
   for (std::size_t k = 0; k < 4; ++k) {
     CHECK(y[k] == Approx(ey[k]).epsilon(1e-15));
     CHECK(z[k] == Approx(ez[k]).epsilon(1e-15));
