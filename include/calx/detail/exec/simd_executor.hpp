@@ -92,6 +92,13 @@ struct batch_executor {
     }
   };
 
+  /// Copies samples [i, i + count) of a batched input into `lanes` (W of them); missing
+  /// lanes repeat the last sample.
+  static CALX_INLINE void gather(T* lanes, const input_view<T>& v, std::size_t i, std::size_t count) {
+    for (std::size_t l = 0; l < W; ++l)
+      std::memcpy(&lanes[l], v.base + (i + (l < count ? l : count - 1)) * v.stride, sizeof(T));
+  }
+
   /// Lanes of samples [i, i + W) of a batched input.
   template <bool Contiguous>
   static CALX_INLINE B load(const input_view<T>& v, std::size_t i) {
@@ -99,7 +106,7 @@ struct batch_executor {
       return B::load_unaligned(reinterpret_cast<const T*>(v.base) + i);
     } else {
       alignas(64) T lanes[W];
-      for (std::size_t l = 0; l < W; ++l) std::memcpy(&lanes[l], v.base + (i + l) * v.stride, sizeof(T));
+      gather(lanes, v, i, W);
       return B::load_aligned(lanes);
     }
   }
@@ -204,8 +211,7 @@ struct batch_executor {
     static_for<IRT::input_leaves>([&]<std::size_t K>(std::integral_constant<std::size_t, K>) CALX_INLINE_LAMBDA {
       if constexpr (ir.nodes[ir.inputs[K]].batched)
         for (std::size_t e = ir.input_offset[K]; e < ir.input_offset[K + 1]; ++e) {
-          for (std::size_t l = 0; l < W; ++l)
-            std::memcpy(&in_lanes[e][l], in[e].base + (i + (l < count ? l : count - 1)) * in[e].stride, sizeof(T));
+          gather(in_lanes[e], in[e], i, count);
           tin[e].base = reinterpret_cast<const unsigned char*>(in_lanes[e]);
           tin[e].stride = sizeof(T);
         }

@@ -137,8 +137,7 @@ CALX_HOST_DEVICE CALX_INLINE void user_statement(const Get& get, const Put& put,
 template <const auto& IR, std::size_t J, class Put, class A, class... Rest>
 constexpr bool batches_of_elements() {
   using V = std::remove_cvref_t<A>;
-  if constexpr (!std::is_floating_point_v<V> || !std::is_lvalue_reference_v<A> ||
-                !(std::is_lvalue_reference_v<Rest> && ...) || !requires(const Put& put) { put.address(); }) {
+  if constexpr (!numbers_in_memory<A, Put>() || !(std::is_lvalue_reference_v<Rest> && ...)) {
     return false;
   } else {
     constexpr node n = IR.nodes[J];

@@ -197,11 +197,9 @@ struct op_traits<tensordot_op> : detail::tensor_op_traits {
     constexpr detail::operand_c<IR.operand(J, 1)> b{};
     constexpr int k = IR.nodes[J].attr[0];
     constexpr detail::contraction_loops loops = detail::loops_of(k, IR.nodes[IR.operand(J, 0)].dims, IR.nodes[IR.operand(J, 1)].dims);
-    using V = std::remove_cvref_t<decltype(get(a, 0))>;
     // Numbers whose elements are in memory (registers of straight-line code, arguments read
     // in place): the kernels. SIMD lanes of samples and values read one by one: the loop.
-    if constexpr (std::is_floating_point_v<V> && std::is_lvalue_reference_v<decltype(get(a, 0))> &&
-                  std::is_lvalue_reference_v<decltype(get(b, 0))> && requires { put.address(); })
+    if constexpr (detail::numbers_in_memory<decltype(get(a, 0)), Put>() && std::is_lvalue_reference_v<decltype(get(b, 0))>)
       detail::contract_in_memory<k, loops>(&get(a, 0), &get(b, 0), put.address());
     else
       detail::contract_loop<k, loops>([&](int e) { return get(a, e); }, [&](int e) { return get(b, e); }, put);
