@@ -1,13 +1,14 @@
 # Message-checked compile-fail tests (STYLE point 24).
 #
-#   calx_add_compile_fail_tests(<dir> TARGET <target> [LABELS <label>...])
+#   calx_add_compile_fail_tests(<dir> TARGET <target> [OK_TWINS <bool>] [LABELS <label>...])
 #
 # For every <dir>/<case>.cpp (a file that is not itself an ok twin):
 #   - <case>.cpp must contain at least one line `// EXPECT: <regex>`;
 #   - CTest `fail.<case>` passes iff compiling it FAILS and the compiler's output matches
 #     every EXPECT regex (CMake regex syntax; `|` is alternation);
 #   - its ok twin <case>.ok.cpp must exist, and CTest `fail.<case>.ok` passes iff it
-#     compiles: this keeps each case honest, failing for the reason it names.
+#     compiles: this keeps each case honest, failing for the reason it names (OK_TWINS OFF:
+#     the twins must exist but are not tested, for a second compiler's run).
 # A case or twin that is missing is a configure error. The compiler is CMAKE_CXX_COMPILER
 # in C++20 mode with -fsyntax-only and the include directories of <target> (with those of
 # its dependencies); with g++ and clang, after the precompiled <calx/calx.hpp> that the build
@@ -21,7 +22,14 @@
 set(CALX_COMPILE_FAIL_RUNNER "${CMAKE_CURRENT_LIST_DIR}/RunCompileFailTest.cmake")
 
 function(calx_add_compile_fail_tests dir)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET" "LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;OK_TWINS" "LABELS")
+  if(NOT DEFINED arg_OK_TWINS)
+    set(arg_OK_TWINS ON)
+  endif()
+  set(modes fail)
+  if(arg_OK_TWINS)
+    list(APPEND modes ok)
+  endif()
   if(NOT arg_TARGET)
     message(FATAL_ERROR "calx_add_compile_fail_tests: TARGET is required")
   endif()
@@ -87,7 +95,7 @@ function(calx_add_compile_fail_tests dir)
       message(FATAL_ERROR "calx: compile-fail case ${source} has no `// EXPECT: <regex>` line")
     endif()
 
-    foreach(mode IN ITEMS fail ok)
+    foreach(mode IN LISTS modes)
       if(mode STREQUAL "fail")
         set(test_name "fail.${case}")
         set(test_source "${source}")
