@@ -171,7 +171,11 @@ template <class Op>
 inline constexpr int builtin_code_v = find_v<builtin_ops, Op>;
 
 static_assert(std::is_same_v<builtin_at_t<0>, input_op> && std::is_same_v<builtin_at_t<1>, constant_op> &&
-              std::is_same_v<builtin_at_t<2>, get_op>);
+              std::is_same_v<builtin_at_t<2>, get_op> &&
+              std::is_same_v<builtin_at_t<builtin_code::broadcast_in_dim>, broadcast_in_dim_op> &&
+              std::is_same_v<builtin_at_t<builtin_code::reduce_sum>, reduce_sum_op> &&
+              std::is_same_v<builtin_at_t<builtin_code::reduce_max>, reduce_max_op> &&
+              std::is_same_v<builtin_at_t<builtin_code::reduce_min>, reduce_min_op>);
 }  // namespace detail
 
 CALX_END_NAMESPACE

@@ -140,7 +140,7 @@ struct device_loop {
         put(e, *reinterpret_cast<const T*>(v.base + i * v.stride));
       }
     } else {
-      statement_of<*IR, J>::template statement<*IR, J>(reader{p.pre, loop}, writer<J>{loop, p.out, i});
+      plain_statement_of<*IR, J>::template statement<*IR, J>(reader{p.pre, loop}, writer<J>{loop, p.out, i});
     }
   }
 

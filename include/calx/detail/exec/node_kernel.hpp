@@ -2,7 +2,7 @@
 /// @brief `node_kernel<IR, J>(get, e)`: element e of node J of a constexpr IR, computed from
 /// element e of its operands, which `get(operand_c<Id>, e)` returns. Every backend
 /// (straight-line code, the stages of the batched executor, CUDA kernels) evaluates nodes
-/// through `statement_of` (detail/exec/tensor_statement.hpp), whose `node_statement` calls a
+/// through `statement_of` or `plain_statement_of` (detail/exec/tensor_statement.hpp), whose `node_statement` calls a
 /// built-in op of one to three operands itself and this helper for the other elementwise ops.
 /// A built-in op's kernel is named by its type (`op->builtin`), so it runs on any value type,
 /// device code included; a user op's scalar kernel is a constant function pointer in its

@@ -89,7 +89,8 @@ constexpr batch_plan<IR::size, IR::output_leaves> make_batch_plan(const IR& r) {
       [&](std::size_t j, int s) { plan.slot[j] = s; },
       [&](int st, int k, int c) {
         if (st < 3) plan.slots[st][k] = c;
-      });
+      },
+      [](std::size_t) { return false; });  // no fusion in the batched executor
   return plan;
 }
 

@@ -106,7 +106,7 @@ struct scalar_stages {
         } else if constexpr (plan.reduction[J] >= 0) {
           for (int e = 0; e < n.size(); ++e) dst.real[s + e] = totals[plan.reduction[J] + e];
         } else {
-          statement_of<ir, J>::template statement<ir, J>(scalar_reader{pre, post}, register_writer<Regs, n.kind == value_kind::boolean>{dst, s});
+          plain_statement_of<ir, J>::template statement<ir, J>(scalar_reader{pre, post}, register_writer<Regs, n.kind == value_kind::boolean>{dst, s});
         }
       }
     });

@@ -179,7 +179,7 @@ struct batch_executor {
         for (int e = 0; e < n.size(); ++e)
           put(e, load<Contiguous>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i));
       } else {
-        statement_of<ir, J>::template statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, S>{loop, out, i});
+        plain_statement_of<ir, J>::template statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, S>{loop, out, i});
       }
     });
   }

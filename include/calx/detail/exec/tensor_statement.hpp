@@ -12,6 +12,7 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/exec/fusion.hpp>
 #include <calx/detail/exec/node_kernel.hpp>
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/shape.hpp>
@@ -227,8 +228,15 @@ struct statement_class<Code> {
 /// J>(get, put)`, for every backend. A class picked per op, not a function that calls
 /// another: each function per node is one more for the compiler to instantiate and
 /// optimise (with a dispatching function, the tensor tests' TUs had 8% more functions).
+/// `plain_statement_of` for the backends that lay out registers of their own (the SIMD
+/// executor's stages, the device loop); `statement_of` for straight-line code, whose
+/// registers `allocate_slots` laid out with fusion (detail/exec/fusion.hpp): a node fusion
+/// touches goes through `fused_statement`.
 template <const auto& IR, std::size_t J>
-using statement_of = typename statement_class<IR.nodes[J].op().builtin>::type;
+using plain_statement_of = typename statement_class<IR.nodes[J].op().builtin>::type;
+template <const auto& IR, std::size_t J>
+using statement_of =
+    std::conditional_t<fusion_of<IR>[J] == fused_role::alone, plain_statement_of<IR, J>, fused_statement>;
 
 }  // namespace detail
 CALX_END_NAMESPACE

@@ -117,21 +117,36 @@ enum class register_need : unsigned char {
 /// only if read and is never read gets slot -1). Writes `slot(j, s)`; returns the slot
 /// counts through `count(stage, kind_index)`. Straight-line code has one stage; the batched
 /// executor has three (detail/exec/plan.hpp).
-template <class IR, class Order, class StageOf, class Reads, class Need, class SetSlot, class Count>
+/// A node that `inside(j)` says is fused (`fusion_inside`) gets no register: the nodes that
+/// read it compute it, and so read its operands, where they run.
+template <class IR, class Order, class StageOf, class Reads, class Need, class SetSlot, class Count,
+          class Inside>
 constexpr void allocate_registers(const IR& r, Order order, StageOf stage_of, Reads reads, Need need,
-                                  SetSlot set_slot, Count count) {
+                                  SetSlot set_slot, Count count, Inside inside) {
   constexpr std::size_t N = IR::size;
   std::vector<int> last_use(N, 0), slot(N, -1);  // last_use: a position
-  std::vector<char> keep(N, 0);
+  std::vector<char> keep(N, 0), freed(N, 0);
+  // The values node j reads where it runs: its operands, through fused ones to theirs.
+  auto for_each_read = [&](std::size_t j, auto f) {
+    auto visit = [&](auto& self, std::size_t k) -> void {
+      for (int i = 0; i < r.nodes[k].arity; ++i) {
+        const std::size_t a = static_cast<std::size_t>(r.operand(k, i));
+        if (inside(a))
+          self(self, a);
+        else
+          f(a);
+      }
+    };
+    visit(visit, j);
+  };
   for (std::size_t p = 0; p < N; ++p) last_use[order(p)] = static_cast<int>(p);
   for (std::size_t p = 0; p < N; ++p) {
     const std::size_t j = order(p);
-    if (reads(j))
-      for (int i = 0; i < r.nodes[j].arity; ++i) {
-        const int a = r.operand(j, i);
+    if (reads(j) && !inside(j))
+      for_each_read(j, [&](std::size_t a) {
         last_use[a] = static_cast<int>(p);
-        if (stage_of(static_cast<std::size_t>(a)) != stage_of(j)) keep[a] = 1;
-      }
+        if (stage_of(a) != stage_of(j)) keep[a] = 1;
+      });
   }
   for (std::size_t j = 0; j < N; ++j)
     if (need(j) == register_need::until_end) keep[j] = 1;
@@ -145,7 +160,7 @@ constexpr void allocate_registers(const IR& r, Order order, StageOf stage_of, Re
     const int here = static_cast<int>(p);
     const node& n = r.nodes[j];
     const int st = stage_of(j), k = n.kind == value_kind::boolean ? 1 : 0, size = n.size();
-    if (need(j) == register_need::if_read && last_use[j] == here && !keep[j]) {
+    if (inside(j) || (need(j) == register_need::if_read && last_use[j] == here && !keep[j])) {
       set_slot(j, -1);
       continue;
     }
@@ -164,13 +179,11 @@ constexpr void allocate_registers(const IR& r, Order order, StageOf stage_of, Re
     }
     set_slot(j, slot[j]);
     if (!reads(j)) continue;
-    for (int i = 0; i < n.arity; ++i) {  // free operands whose last reader is this node (once each)
-      const int a = r.operand(j, i);
-      if (keep[a] || last_use[a] != here || stage_of(static_cast<std::size_t>(a)) != st) continue;
-      bool seen = false;
-      for (int q = 0; q < i; ++q) seen = seen || r.operand(j, q) == a;
-      if (!seen && slot[a] >= 0) release(st, r.nodes[a].kind == value_kind::boolean ? 1 : 0, slot[a], r.nodes[a].size());
-    }
+    for_each_read(j, [&](std::size_t a) {  // free what it reads last (once each)
+      if (keep[a] || freed[a] || last_use[a] != here || stage_of(a) != st || slot[a] < 0) return;
+      freed[a] = 1;
+      release(st, r.nodes[a].kind == value_kind::boolean ? 1 : 0, slot[a], r.nodes[a].size());
+    });
     if (last_use[j] == here && !keep[j]) release(st, k, slot[j], size);  // never read
   }
   for (int st = 0; st < 4; ++st)
@@ -221,11 +234,76 @@ constexpr std::array<int, IR::size> straight_line_order(const IR& r) {
   return order;
 }
 
-/// Straight-line codegen's registers: one stage, in `straight_line_order`.
+/// Fused elementwise chains in straight-line code start at this many elements: smaller
+/// tensors keep their unrolled statements, which the compiler already keeps in registers.
+inline constexpr int fusion_min_elements = 8;
+
+/// Whether node j is a built-in elementwise op that fusion takes: real operands and
+/// result of one size (at least `fusion_min_elements`), one to three operands, a kernel of
+/// its own (not a mask's select, not a batch's sum or size).
+template <class IR>
+constexpr bool fusable_elementwise(const IR& r, std::size_t j) {
+  const node& n = r.nodes[j];
+  const op_info& op = n.op();
+  if (op.builtin <= builtin_code::get || op.builtin >= builtin_code::broadcast_in_dim) return false;
+  if (op.role != batch_role::elementwise || op.mask_operands != 0 || op.outputs != 1) return false;
+  if (n.kind != value_kind::real || n.arity < 1 || n.arity > 3 || n.size() < fusion_min_elements) return false;
+  for (int i = 0; i < n.arity; ++i) {
+    const node& o = r.nodes[static_cast<std::size_t>(r.operand(j, i))];
+    if (o.kind != value_kind::real || o.size() != n.size()) return false;
+  }
+  return true;
+}
+
+/// Whether node j reduces every element of its operand to one (sum, max, min), which a
+/// loop over the operand's elements can fold as it computes them.
+template <class IR>
+constexpr bool full_reduction(const IR& r, std::size_t j) {
+  const int code = r.nodes[j].op().builtin;
+  return (code == builtin_code::reduce_sum || code == builtin_code::reduce_max || code == builtin_code::reduce_min) &&
+         r.nodes[j].size() == 1 && r.nodes[j].kind == value_kind::real &&
+         r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() >= fusion_min_elements;
+}
+
+/// Which nodes of `r` straight-line code computes inside the loops of the nodes that read
+/// them (detail/exec/fusion.hpp) instead of writing them out: a built-in elementwise op read
+/// once, by an elementwise op of its size or a reduction of every element; a broadcast of
+/// one number read only by such ops (repeating it costs nothing). Neither an output.
+template <class IR>
+constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
+  constexpr std::size_t N = IR::size;
+  std::array<bool, N> inside{};
+  std::vector<char> loop_op(N, 0);
+  bool any = false;
+  for (std::size_t j = 0; j < N; ++j) any = (loop_op[j] = fusable_elementwise(r, j)) || any;
+  if (!any) return inside;
+  std::vector<int> readers(N, 0);  // reads of each node (twice by one node: twice)
+  std::vector<char> other(N, 0);   // read by a node that is not an elementwise op of its size
+  for (std::size_t j = 0; j < N; ++j)
+    for (int i = 0; i < r.nodes[j].arity; ++i) {
+      const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
+      ++readers[a];
+      if (!(loop_op[j] && r.nodes[j].size() == r.nodes[a].size()) && !full_reduction(r, j)) other[a] = 1;
+    }
+  for (int o : r.outputs)
+    if (o >= 0) other[static_cast<std::size_t>(o)] = 1;
+  for (std::size_t j = 0; j < N; ++j) {
+    if (other[j] || readers[j] == 0) continue;
+    const node& n = r.nodes[j];
+    const bool scalar_broadcast = n.op().builtin == builtin_code::broadcast_in_dim && n.kind == value_kind::real &&
+                                  r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() == 1;
+    inside[j] = (loop_op[j] && readers[j] == 1) || scalar_broadcast;
+  }
+  return inside;
+}
+
+/// Straight-line codegen's registers: one stage, in `straight_line_order`, fused nodes
+/// (`fusion_inside`) none.
 template <class IR>
 constexpr void allocate_slots(IR& r) {
   std::vector<char> output(IR::size, 0);
   for (int o : r.outputs) output[static_cast<std::size_t>(o)] = 1;
+  const std::array<bool, IR::size> inside = fusion_inside(r);
   const std::array<int, IR::size> order = straight_line_order(r);
   allocate_registers(
       r, [&](std::size_t p) { return static_cast<std::size_t>(order[p]); }, [](std::size_t) { return 0; },
@@ -234,7 +312,8 @@ constexpr void allocate_slots(IR& r) {
       [&](std::size_t j, int s) { r.nodes[j].slot = s; },
       [&](int st, int k, int c) {
         if (st == 0) (k == 0 ? r.real_slots : r.bool_slots) = c;
-      });
+      },
+      [&](std::size_t j) { return inside[j]; });
 }
 
 /// What the first build of a program tells: its sizes and what the passes met.

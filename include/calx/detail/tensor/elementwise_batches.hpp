@@ -35,30 +35,39 @@ template <class Traits, int N, class T, class... In>
   for (; e < N; ++e) out[e] = Traits::kernel(in[e]...);
 }
 
-/// The fold of `Traits::kernel` (add, max or min) over the N elements at `in`: four
-/// accumulators of W lanes, then their lanes and the rest in order. A sum is grouped
-/// differently from the plain loop's left-to-right fold (as XLA's and the hand-written
-/// loops' are): the same sum to rounding, at a quarter of the add latency chain.
-template <class Traits, int N, class T>
-CALX_INLINE T reduce_batches(const T* in) {
+/// The fold of `Traits::kernel` (add, max or min) over N elements, `batch(e)` the W
+/// elements from e as a batch and `one(e)` element e: four accumulators of W lanes, then
+/// their lanes and the rest in order. A sum is grouped differently from the plain loop's
+/// left-to-right fold (as XLA's and the hand-written loops' are): the same sum to
+/// rounding, at a quarter of the add latency chain.
+template <class Traits, int N, class T, class Batch, class One>
+CALX_INLINE T fold_batches(const Batch& batch, const One& one) {
   using B = xsimd::batch<T>;
   constexpr int W = static_cast<int>(B::size);
-  static_assert(N >= 4 * W, "calx internal: reduce_batches wants four batches at least");
-  B acc0 = B::load_unaligned(in), acc1 = B::load_unaligned(in + W), acc2 = B::load_unaligned(in + 2 * W),
-    acc3 = B::load_unaligned(in + 3 * W);
-  int e = 4 * W;
-  for (; e + 4 * W <= N; e += 4 * W) {
-    acc0 = Traits::kernel(acc0, B::load_unaligned(in + e));
-    acc1 = Traits::kernel(acc1, B::load_unaligned(in + e + W));
-    acc2 = Traits::kernel(acc2, B::load_unaligned(in + e + 2 * W));
-    acc3 = Traits::kernel(acc3, B::load_unaligned(in + e + 3 * W));
+  static_assert(N >= 4 * W, "calx internal: fold_batches wants four batches at least");
+  // Constant bounds: with the first loop's end as the rest's start, g++ 12 could not bound
+  // the rest's index and warned of reads past the operand.
+  constexpr int full = N / (4 * W) * (4 * W);
+  B acc0 = batch(0), acc1 = batch(W), acc2 = batch(2 * W), acc3 = batch(3 * W);
+  for (int e = 4 * W; e < full; e += 4 * W) {
+    acc0 = Traits::kernel(acc0, batch(e));
+    acc1 = Traits::kernel(acc1, batch(e + W));
+    acc2 = Traits::kernel(acc2, batch(e + 2 * W));
+    acc3 = Traits::kernel(acc3, batch(e + 3 * W));
   }
   alignas(64) T lanes[W];
   Traits::kernel(Traits::kernel(acc0, acc1), Traits::kernel(acc2, acc3)).store_aligned(lanes);
   T r = lanes[0];
   for (int l = 1; l < W; ++l) r = Traits::kernel(r, lanes[l]);
-  for (; e < N; ++e) r = Traits::kernel(r, in[e]);
+  for (int e = full; e < N; ++e) r = Traits::kernel(r, one(e));
   return r;
+}
+
+/// The same over the N numbers at `in`.
+template <class Traits, int N, class T>
+CALX_INLINE T reduce_batches(const T* in) {
+  return fold_batches<Traits, N, T>([&](int e) { return xsimd::batch<T>::load_unaligned(in + e); },
+                                    [&](int e) { return in[e]; });
 }
 #endif
 

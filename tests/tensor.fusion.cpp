@@ -1,0 +1,193 @@
+/// @file tests/tensor.fusion.cpp
+/// @brief Fusion of elementwise chains in straight-line code (detail/exec/fusion.hpp): which
+/// nodes fuse (a chain read once, scalar broadcasts, chains that reductions of every
+/// element fold; not a value read twice, an output, or a tensor below the threshold), that
+/// what a fused node reads keeps its register until the loop that computes it runs, and
+/// that fused programs compute what the same math does element by element, in f32 and
+/// f64, at sizes with and without a tail of SIMD batches, the gradient's program included.
+
+#include <calx/calx.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <tuple>
+
+namespace {
+
+using calx::detail::fused_role;
+
+/// The program of `f` traced on arguments of types `A...`, with straight-line registers, and
+/// the roles fusion gives its nodes.
+template <class F, class... A>
+constexpr const auto& program =
+    calx::detail::materialized<calx::detail::trace_source<F, calx::detail::rebind_t<A, calx::tracer>...>>::slotted;
+template <class F, class... A>
+constexpr const auto& roles = calx::detail::fusion_of<program<F, A...>>;
+
+template <class Roles>
+constexpr int count_role(const Roles& r, fused_role x) {
+  int n = 0;
+  for (fused_role v : r) n += v == x ? 1 : 0;
+  return n;
+}
+
+template <class T, std::size_t N>
+calx::tensor<T, N> ramp(double shift = 0) {
+  calx::tensor<T, N> x;
+  for (std::size_t e = 0; e < N; ++e) x[e] = T(-1.5 + 3.0 * double((e * 37) % N) / double(N) + shift);
+  return x;
+}
+
+/// Close to rounding: calx's SIMD exp, sin and tanh against std:: (docs/performance.md).
+template <class T>
+bool close(double got, double want) {
+  const double eps = sizeof(T) == 4 ? 8e-6 : 8e-15;
+  return std::abs(got - want) <= eps * (std::abs(want) + 1.0);
+}
+
+// A chain read once, with scalar broadcasts: softmax's numerator.
+constexpr auto shifted_exp = [](const auto& x) { return calx::exp(x - calx::max(x)) * 2.0 + 1.0; };
+// `t` is read twice: it runs alone, each reader a loop of its own chain.
+constexpr auto shared = [](const auto& x) {
+  const auto t = calx::sin(x) * 3.0;
+  return std::tuple{calx::exp(t) + 1.0, t * t};
+};
+// Reductions of every element fold chains as they compute them.
+constexpr auto folds = [](const auto& x) {
+  return std::tuple{calx::sum(calx::exp(x - calx::max(x))), calx::max(x * 2.0 - 1.0), calx::min(calx::sin(x) * x)};
+};
+// An intermediate that is also an output is written out.
+constexpr auto with_output = [](const auto& x) {
+  const auto t = x * 2.0;
+  return std::tuple{t, calx::tanh(t) - x};
+};
+// `a = l * 2` runs inside `a + k`, after `k`: `l` is read there, so `k` must not take
+// over `l`'s register (as it would if `a` ran where it stands, `l`'s last reader).
+constexpr auto reused = [](const auto& m, const auto& x, const auto& y) {
+  const auto l = calx::matvec(m, x);
+  const auto a = l * 2.0;
+  const auto k = calx::matvec(m, y);
+  return a + k;
+};
+
+TEST_CASE("fusion: which nodes fuse", "[tensor][fusion]") {
+  using X = calx::tensor<double, 64>;
+  // sub, its broadcast of the max and the broadcasts of 2 and 1 inside; exp and mul inside
+  // the last add, the one loop.
+  constexpr const auto& a = roles<decltype(shifted_exp), X>;
+  STATIC_REQUIRE(count_role(a, fused_role::loop) == 1);
+  STATIC_REQUIRE(count_role(a, fused_role::inside) == 6);
+  // sin and its broadcast inside mul (t, run alone, a loop); exp inside add; t * t alone.
+  constexpr const auto& b = roles<decltype(shared), X>;
+  STATIC_REQUIRE(count_role(b, fused_role::loop) == 2);
+  STATIC_REQUIRE(count_role(b, fused_role::inside) == 4);
+  // t, an output, is written out (a loop of its broadcast of 2); tanh inside the sub.
+  constexpr const auto& c = roles<decltype(with_output), X>;
+  STATIC_REQUIRE(count_role(c, fused_role::loop) == 2);
+  STATIC_REQUIRE(count_role(c, fused_role::inside) == 2);
+  // Each reduction a loop: exp, sub and the max's broadcast; mul, sub and two broadcasts;
+  // sin and mul.
+  constexpr const auto& f = roles<decltype(folds), X>;
+  STATIC_REQUIRE(count_role(f, fused_role::loop) == 3);
+  STATIC_REQUIRE(count_role(f, fused_role::inside) == 9);
+  // Below eight elements nothing fuses.
+  STATIC_REQUIRE(count_role(roles<decltype(shifted_exp), calx::tensor<double, 7>>, fused_role::loop) == 0);
+  // `a` and its broadcast inside `a + k`; `l` keeps its register until then.
+  using M = calx::tensor<double, 64, 64>;
+  constexpr const auto& d = roles<decltype(reused), M, X, X>;
+  STATIC_REQUIRE(count_role(d, fused_role::inside) == 2);
+  STATIC_REQUIRE(count_role(d, fused_role::loop) == 1);
+  constexpr const auto& ir = program<decltype(reused), M, X, X>;
+  constexpr auto products = [] {
+    std::array<int, 2> s{};
+    int k = 0;
+    for (const auto& n : ir.nodes)
+      if (n.op == calx::detail::ref_of<calx::tensordot_op>()) s[static_cast<std::size_t>(k++)] = n.slot;
+    return s;
+  }();
+  STATIC_REQUIRE(products[0] != products[1]);
+}
+
+template <class T, std::size_t N>
+void check_values() {
+  using X = calx::tensor<T, N>;
+  const X x = ramp<T, N>(), y = ramp<T, N>(0.25);
+  const X s = calx::trace(shifted_exp, x)(x);
+  double m = double(x[0]);
+  for (std::size_t e = 0; e < N; ++e) m = std::max(m, double(x[e]));
+  for (std::size_t e = 0; e < N; ++e) CHECK(close<T>(s[e], std::exp(double(x[e]) - m) * 2.0 + 1.0));
+
+  const auto [u, v] = calx::trace(shared, x)(x);
+  for (std::size_t e = 0; e < N; ++e) {
+    const double t = std::sin(double(x[e])) * 3.0;
+    CHECK(close<T>(u[e], std::exp(t) + 1.0));
+    CHECK(close<T>(v[e], t * t));
+  }
+  // Sums grouped by batches: within N roundings of the sum of magnitudes (all positive).
+  const auto [fs, fmx, fmn] = calx::trace(folds, x)(x);
+  double ws = 0, wmx = 2.0 * double(x[0]) - 1.0, wmn = std::sin(double(x[0])) * double(x[0]);
+  for (std::size_t e = 0; e < N; ++e) {
+    ws += std::exp(double(x[e]) - m);
+    wmx = std::max(wmx, 2.0 * double(x[e]) - 1.0);
+    wmn = std::min(wmn, double(T(std::sin(double(x[e])))) * double(x[e]));
+  }
+  CHECK(std::abs(double(fs) - ws) <= double(N) * (sizeof(T) == 4 ? 2e-7 : 4e-16) * ws + (sizeof(T) == 4 ? 8e-6 : 8e-15) * ws);
+  CHECK(double(fmx) == wmx);
+  CHECK(close<T>(fmn, wmn));
+  // A NaN anywhere is each fold's (max and min NaN-propagating, as the scalar ops).
+  X z = x;
+  z[N / 2] = std::numeric_limits<T>::quiet_NaN();
+  const auto [zs, zmx, zmn] = calx::trace(folds, z)(z);
+  CHECK(std::isnan(double(zs)));
+  CHECK(std::isnan(double(zmx)));
+  CHECK(std::isnan(double(zmn)));
+  const auto [p, q] = calx::trace(with_output, x)(x);
+  for (std::size_t e = 0; e < N; ++e) {
+    CHECK(double(p[e]) == 2.0 * double(x[e]));
+    CHECK(close<T>(q[e], std::tanh(2.0 * double(x[e])) - double(x[e])));
+  }
+  calx::tensor<T, N, N> mat;
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = 0; j < N; ++j) mat(i, j) = T(double((i * 7 + j * 3) % 11) / 11.0 - 0.5);
+  const X r = calx::trace(reused, mat, x, y)(mat, x, y);
+  for (std::size_t i = 0; i < N; ++i) {
+    double l = 0, k = 0;
+    for (std::size_t j = 0; j < N; ++j) {
+      l += double(mat(i, j)) * double(x[j]);
+      k += double(mat(i, j)) * double(y[j]);
+    }
+    CHECK(close<T>(r[i], 2.0 * l + k));
+  }
+  // The gradient's program fuses too: d/dx sum(exp(x - max x) * 2 + 1) * sin(x)), against
+  // the closed form (the max's own derivative is zero but at the argmax, where it takes
+  // minus the sum of the others).
+  const auto loss = [](const auto& z) { return calx::sum(shifted_exp(z) * calx::sin(z)); };
+  const X g = calx::grad(loss)(x);
+  std::size_t arg = 0;
+  for (std::size_t e = 0; e < N; ++e)
+    if (double(x[e]) > double(x[arg])) arg = e;
+  double rest = 0;
+  for (std::size_t e = 0; e < N; ++e) rest += 2.0 * std::exp(double(x[e]) - m) * std::sin(double(x[e]));
+  for (std::size_t e = 0; e < N; ++e) {
+    const double xe = double(x[e]), ex = std::exp(xe - m);
+    double want = 2.0 * ex * std::sin(xe) + (2.0 * ex + 1.0) * std::cos(xe);
+    if (e == arg) want -= rest;
+    INFO("N " << N << " e " << e);
+    CHECK(std::abs(double(g[e]) - want) <= (sizeof(T) == 4 ? 2e-4 : 1e-12) * (std::abs(rest) + 1.0));
+  }
+}
+
+TEST_CASE("fusion: fused programs compute the math", "[tensor][fusion]") {
+  check_values<double, 8>();
+  check_values<double, 61>();
+  check_values<double, 64>();
+  check_values<float, 8>();
+  check_values<float, 61>();
+  check_values<float, 64>();
+}
+
+}  // namespace
