@@ -1,7 +1,7 @@
 /// @file tests/tensor.fusion.cpp
 /// @brief Fusion of elementwise chains in straight-line code (detail/exec/fusion.hpp): which
 /// nodes fuse (a chain read once, scalar broadcasts, chains that reductions of every
-/// element fold; not a value read twice, an output, or a tensor below the threshold), that
+/// element fold; not a value read twice, an output, or a tensor below 32 elements), that
 /// what a fused node reads keeps its register until the loop that computes it runs, and
 /// that fused programs compute what the same math does element by element, in f32 and
 /// f64, at sizes with and without a tail of SIMD batches, the gradient's program included.
@@ -94,8 +94,8 @@ TEST_CASE("fusion: which nodes fuse", "[tensor][fusion]") {
   constexpr const auto& f = roles<decltype(folds), X>;
   STATIC_REQUIRE(count_role(f, fused_role::loop) == 3);
   STATIC_REQUIRE(count_role(f, fused_role::inside) == 9);
-  // Below eight elements nothing fuses.
-  STATIC_REQUIRE(count_role(roles<decltype(shifted_exp), calx::tensor<double, 7>>, fused_role::loop) == 0);
+  // Below 32 elements nothing fuses.
+  STATIC_REQUIRE(count_role(roles<decltype(shifted_exp), calx::tensor<double, 31>>, fused_role::loop) == 0);
   // `a` and its broadcast inside `a + k`; `l` keeps its register until then.
   using M = calx::tensor<double, 64, 64>;
   constexpr const auto& d = roles<decltype(reused), M, X, X>;
@@ -182,10 +182,10 @@ void check_values() {
 }
 
 TEST_CASE("fusion: fused programs compute the math", "[tensor][fusion]") {
-  check_values<double, 8>();
+  check_values<double, 32>();
   check_values<double, 61>();
   check_values<double, 64>();
-  check_values<float, 8>();
+  check_values<float, 32>();
   check_values<float, 61>();
   check_values<float, 64>();
 }

@@ -1,11 +1,12 @@
 /// @file detail/exec/fusion.hpp
-/// @brief Fusion of elementwise chains in straight-line code over tensors of numbers: a
-/// built-in elementwise op whose only reader is another elementwise op of its size, and a
-/// scalar broadcast read only by such ops, are not written out; the op that reads them
-/// computes them in its own loop, element by element (xsimd batches of elements on the
-/// host), from the values they read. `exp(x - max(x))` is then one loop that reads x once
-/// and writes one tensor, where node by node it was three loops and three tensors. The IR
-/// keeps one node per op (its printed text, its passes); fusion is codegen only.
+/// @brief Fusion of elementwise chains in straight-line code over tensors of numbers (32
+/// elements or more): a built-in elementwise op whose only reader is another elementwise op
+/// of its size or a sum, max or min of every element, and a scalar broadcast read only by
+/// such ops, are not written out; the op that reads them computes them in its own loop,
+/// element by element (xsimd batches of elements on the host), from the values they read.
+/// `exp(x - max(x)) * 2` is then one loop that reads x once and writes one tensor, where
+/// node by node it was five loops and five tensors. The IR keeps one node per op (its
+/// printed text, its passes); fusion is codegen only.
 ///
 /// Which nodes fuse is decided with the registers (`fusion_inside`, `allocate_slots`,
 /// detail/ir/ir.hpp): a fused node gets none, and what it reads keeps its register until
