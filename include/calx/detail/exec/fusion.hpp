@@ -95,10 +95,9 @@ CALX_HOST_DEVICE CALX_INLINE V fused_value(const Get& get, int e) {
   }
 }
 
-/// The op a reduction of every element folds with.
-template <int Code>
-using fold_op = std::conditional_t<Code == builtin_code::reduce_sum, add_op,
-                                   std::conditional_t<Code == builtin_code::reduce_max, max_op, min_op>>;
+/// The traits of the scalar op reduction J folds with (its `reduction_op_traits::pick`).
+template <const auto& IR, std::size_t J>
+using fold_traits = op_traits<typename op_traits<builtin_at_t<static_cast<std::size_t>(IR.nodes[J].op().builtin)>>::pick>;
 
 #ifndef __CUDA_ARCH__
 /// Loop J over numbers in memory: `out[e]` for every element, W at a time.
@@ -123,7 +122,7 @@ template <const auto& IR, std::size_t J, class T, class Get>
 /// Reduction J of its fused operand X's elements, numbers, out of line as `fused_loop_call`.
 template <const auto& IR, std::size_t J, std::size_t X, class T, class Get>
 [[gnu::noinline]] T fused_fold(const Get& get) {
-  return fold_batches<op_traits<fold_op<IR.nodes[J].op().builtin>>, IR.nodes[X].size(), T>(
+  return fold_batches<fold_traits<IR, J>, IR.nodes[X].size(), T>(
       [&](int e) { return fused_value<IR, X, xsimd::batch<T>>(get, e); },
       [&](int e) { return fused_value<IR, X, T>(get, e); });
 }
@@ -139,17 +138,15 @@ struct fused_statement {
     if constexpr (fusion_of<IR>[J] == fused_role::loop && full_reduction(IR, J)) {
       constexpr std::size_t X = static_cast<std::size_t>(IR.operand(J, 0));
       using T = std::remove_cvref_t<decltype(get(operand_c<IR.operand(X, 0)>{}, 0))>;
-      using traits = op_traits<fold_op<IR.nodes[J].op().builtin>>;
-      constexpr int size = IR.nodes[X].size();
 #ifndef __CUDA_ARCH__
-      if constexpr (std::is_floating_point_v<T> && size >= 4 * static_cast<int>(xsimd::batch<T>::size)) {
+      if constexpr (std::is_floating_point_v<T> && IR.nodes[X].size() >= 4 * static_cast<int>(xsimd::batch<T>::size)) {
         put(0, fused_fold<IR, J, X, T>(get));
         return;
       }
 #endif
-      T acc = fused_value<IR, X, T>(get, 0);
-      for (int e = 1; e < size; ++e) acc = traits::kernel(acc, fused_value<IR, X, T>(get, e));
-      put(0, acc);
+      constexpr shape in = IR.nodes[X].dims;  // a constant: device code may not read IR
+      reduce_loop(in, -1, [&](int e) { return fused_value<IR, X, T>(get, e); }, put,
+                  [](const T& acc, const T& v) { return fold_traits<IR, J>::kernel(acc, v); });
     } else if constexpr (fusion_of<IR>[J] == fused_role::loop) {
       using A = decltype(get(operand_c<IR.operand(J, 0)>{}, 0));
       using T = std::remove_cvref_t<A>;

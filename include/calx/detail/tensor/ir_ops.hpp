@@ -103,6 +103,7 @@ inline std::string axis_text(int axis) { return axis < 0 ? "" : "[axis=" + std::
 template <class Pick>
 struct reduction_op_traits : tensor_op_traits {
   static constexpr int arity = 1;
+  using pick = Pick;  ///< the scalar op the fold combines with (fusion folds with it too)
   template <const auto& IR, std::size_t J, class Get, class Put>
   CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
     constexpr operand_c<IR.operand(J, 0)> a{};
