@@ -1,7 +1,8 @@
 /// @file tests/tensor.fusion.cpp
 /// @brief Fusion of elementwise chains in straight-line code (detail/exec/fusion.hpp): which
 /// nodes fuse (a chain read once, scalar broadcasts, chains that reductions of every
-/// element fold; not a value read twice, an output, or a tensor below 32 elements), that
+/// element fold, slices and pads that shift the flat index; not a value read twice, an
+/// output, a slice across a later axis, or a tensor below 32 elements), that
 /// what a fused node reads keeps its register until the loop that computes it runs, and
 /// that fused programs compute what the same math does element by element, in f32 and
 /// f64, at sizes with and without a tail of SIMD batches, the gradient's program included.
@@ -188,6 +189,150 @@ TEST_CASE("fusion: fused programs compute the math", "[tensor][fusion]") {
   check_values<float, 32>();
   check_values<float, 61>();
   check_values<float, 64>();
+}
+
+// GradBench's ode_fun on y + k / 2: z[0] = x[0], z[i] = x[i] (y[i-1] + k[i-1] / 2). The two
+// slices of x, the slice of the chain, the pads of concatenate and the chain run inside
+// the add of the pads, one loop.
+template <std::size_t N>
+constexpr auto ode_stage = [](const auto& x, const auto& y, const auto& k) {
+  const auto ya = y + k * 0.5;
+  return calx::concatenate(calx::slice<0, 1>(x), calx::slice<1, N>(x) * calx::slice<0, N - 1>(ya));
+};
+// Runs across batches of SIMD lanes: [0, 5) and [5, N - 3) of x doubled and shifted, the
+// last three elements of exp(x); then a slice of a chain as the output (the slice the loop).
+template <std::size_t N>
+constexpr auto pieces = [](const auto& x) {
+  const auto a = calx::slice<0, 5>(x) * 2.0;
+  const auto b = calx::slice<5, N - 3>(x) + calx::slice<3, N - 5>(x);
+  const auto c = calx::slice<N - 3, N>(calx::exp(x));
+  return std::tuple{calx::concatenate(a, b, c), calx::slice<2, N>(calx::sin(x) * 3.0)};
+};
+// Along the leading axis of a matrix, rows are runs of the flat index: they fuse. Along the
+// second they are not: those slices and pads are written out.
+constexpr auto rows = [](const auto& m) {
+  return std::tuple{calx::concatenate(calx::slice<0, 2>(m) * 2.0, calx::slice<2, 8>(m) + 1.0),
+                    calx::concatenate(calx::slice<0, 2>(m, calx::axis<1>) * 2.0,
+                                      calx::slice<2, 8>(m, calx::axis<1>) + 1.0, calx::axis<1>)};
+};
+
+// One slice of an input read by two chains, and the pad of a slice read by both: each
+// reader reads through them (no copy of x[1:] is made), as GradBench's ode reads x[1:] in
+// every RK4 stage.
+template <std::size_t N>
+constexpr auto two_readers = [](const auto& x, const auto& y) {
+  const auto xs = calx::slice<1, N>(x);
+  return std::tuple{calx::concatenate(calx::slice<0, 1>(x), xs * 2.0),
+                    calx::concatenate(calx::slice<0, 1>(x), xs + calx::slice<0, N - 1>(y))};
+};
+
+TEST_CASE("fusion: slices and pads that shift the flat index", "[tensor][fusion]") {
+  using X = calx::tensor<double, 64>;
+  // The add of the two pads the loop; inside it the pads, the three slices, the product,
+  // the chain's add and mul and the broadcast of 0.5.
+  constexpr const auto& a = roles<decltype(ode_stage<64>), X, X, X>;
+  STATIC_REQUIRE(count_role(a, fused_role::loop) == 1);
+  STATIC_REQUIRE(count_role(a, fused_role::inside) == 9);
+  // Below 32 elements nothing fuses.
+  using S = calx::tensor<double, 31>;
+  STATIC_REQUIRE(count_role(roles<decltype(ode_stage<31>), S, S, S>, fused_role::loop) == 0);
+  // The concatenate's last add a loop, with its other add, the three pads, b and its two
+  // slices and c's slice inside (a, of 5 elements, and exp(x), read by a slice of 3, are
+  // written out); the second output, a slice of 62 elements, a loop of sin and mul.
+  constexpr const auto& b = roles<decltype(pieces<64>), X>;
+  STATIC_REQUIRE(count_role(b, fused_role::loop) == 2);
+  STATIC_REQUIRE(count_role(b, fused_role::inside) == 11);
+  // x[1:] and the pad of x[:1] inside both concatenates (read twice, no register); each
+  // concatenate a loop that writes its output where the caller wants it (`direct_output`).
+  constexpr const auto& t = roles<decltype(two_readers<64>), X, X>;
+  STATIC_REQUIRE(count_role(t, fused_role::loop) == 2);
+  STATIC_REQUIRE(count_role(t, fused_role::inside) == 9);
+  constexpr const auto& tir = program<decltype(two_readers<64>), X, X>;
+  constexpr int direct = [] {
+    int k = 0;
+    for (std::size_t j = 0; j < tir.size; ++j)
+      if (calx::detail::fusion_of<tir>[j] == fused_role::loop && calx::detail::direct_output<tir>[j] >= 0) ++k;
+    return k;
+  }();
+  STATIC_REQUIRE(direct == 2);
+  // An output that another node reads is not written directly (with_output's t).
+  constexpr const auto& wir = program<decltype(with_output), X>;
+  STATIC_REQUIRE(calx::detail::direct_output<wir>[static_cast<std::size_t>(wir.outputs[0])] == -1);
+  STATIC_REQUIRE(calx::detail::direct_output<wir>[static_cast<std::size_t>(wir.outputs[1])] == 1);
+  // Rows of an 8 x 8 matrix fuse into the add of their pads; columns do not (their add of
+  // 48 elements is a loop of its broadcast of 1).
+  constexpr const auto& c = roles<decltype(rows), calx::tensor<double, 8, 8>>;
+  STATIC_REQUIRE(count_role(c, fused_role::loop) == 2);
+  constexpr const auto& ir = program<decltype(rows), calx::tensor<double, 8, 8>>;
+  constexpr int column_pads = [] {
+    int k = 0;
+    for (std::size_t j = 0; j < ir.size; ++j)
+      if (ir.nodes[j].op == calx::detail::ref_of<calx::pad_op>() && ir.nodes[j].attr[0] == 1 &&
+          calx::detail::fusion_of<ir>[j] != fused_role::inside)
+        ++k;
+    return k;
+  }();
+  STATIC_REQUIRE(column_pads == 2);
+}
+
+template <class T, std::size_t N>
+void check_shifts() {
+  using X = calx::tensor<T, N>;
+  const X x = ramp<T, N>(), y = ramp<T, N>(0.25), k = ramp<T, N>(-0.5);
+  const X z = calx::trace(ode_stage<N>, x, y, k)(x, y, k);
+  CHECK(double(z[0]) == double(x[0]));
+  for (std::size_t e = 1; e < N; ++e) {
+    INFO("N " << N << " e " << e);
+    CHECK(close<T>(z[e], double(x[e]) * (double(y[e - 1]) + double(k[e - 1]) * 0.5)));
+  }
+  const auto [p, q] = calx::trace(pieces<N>, x)(x);
+  for (std::size_t e = 0; e < N; ++e) {
+    INFO("N " << N << " e " << e);
+    const double want = e < 5 ? 2.0 * double(x[e]) : e < N - 3 ? double(x[e]) + double(x[e - 2]) : std::exp(double(x[e]));
+    CHECK(close<T>(p[e], want));
+    if (e + 2 < N) CHECK(close<T>(q[e], std::sin(double(x[e + 2])) * 3.0));
+  }
+  const auto [t0, t1] = calx::trace(two_readers<N>, x, y)(x, y);
+  CHECK(double(t0[0]) == double(x[0]));
+  CHECK(double(t1[0]) == double(x[0]));
+  for (std::size_t e = 1; e < N; ++e) {
+    CHECK(double(t0[e]) == 2.0 * double(x[e]));
+    CHECK(close<T>(t1[e], double(x[e]) + double(y[e - 1])));
+  }
+  // The gradient's program has the transposes: pads of the slices, slices of the pads.
+  // d/dx_i sum(z * sin(x)) = z_i' sin(x_i) + z_i cos(x_i), z_0' = 1, z_i' = ya_{i-1}; d/dy_j
+  // = x_{j+1} sin(x_{j+1}) (0 for the last).
+  const auto loss = [](const auto& a, const auto& b, const auto& c) { return calx::sum(ode_stage<N>(a, b, c) * calx::sin(a)); };
+  const auto [gx, gy] = calx::grad(loss, calx::argnums<0, 1>)(x, y, k);
+  const double tol = sizeof(T) == 4 ? 2e-5 : 1e-13;
+  for (std::size_t e = 0; e < N; ++e) {
+    INFO("N " << N << " e " << e);
+    const double ya = e == 0 ? 1.0 : double(y[e - 1]) + double(k[e - 1]) * 0.5;
+    const double ze = e == 0 ? double(x[0]) : double(x[e]) * ya;
+    CHECK(std::abs(double(gx[e]) - (ya * std::sin(double(x[e])) + ze * std::cos(double(x[e])))) <= tol * 4.0);
+    const double wy = e + 1 < N ? double(x[e + 1]) * std::sin(double(x[e + 1])) : 0.0;
+    CHECK(std::abs(double(gy[e]) - wy) <= tol * 4.0);
+  }
+}
+
+TEST_CASE("fusion: slices and pads compute the math", "[tensor][fusion]") {
+  check_shifts<double, 32>();
+  check_shifts<double, 61>();
+  check_shifts<double, 64>();
+  check_shifts<float, 32>();
+  check_shifts<float, 61>();
+  check_shifts<float, 1000>();
+  // A matrix: the rows' concatenate fused, the columns' not, both the math.
+  using M = calx::tensor<double, 8, 8>;
+  M m;
+  for (std::size_t i = 0; i < 8; ++i)
+    for (std::size_t j = 0; j < 8; ++j) m(i, j) = double(i * 8 + j) / 7.0 - 3.0;
+  const auto [r, c] = calx::trace(rows, m)(m);
+  for (std::size_t i = 0; i < 8; ++i)
+    for (std::size_t j = 0; j < 8; ++j) {
+      CHECK(r(i, j) == (i < 2 ? 2.0 * m(i, j) : m(i, j) + 1.0));
+      CHECK(c(i, j) == (j < 2 ? 2.0 * m(i, j) : m(i, j) + 1.0));
+    }
 }
 
 }  // namespace

@@ -175,7 +175,9 @@ static_assert(std::is_same_v<builtin_at_t<0>, input_op> && std::is_same_v<builti
               std::is_same_v<builtin_at_t<builtin_code::broadcast_in_dim>, broadcast_in_dim_op> &&
               std::is_same_v<builtin_at_t<builtin_code::reduce_sum>, reduce_sum_op> &&
               std::is_same_v<builtin_at_t<builtin_code::reduce_max>, reduce_max_op> &&
-              std::is_same_v<builtin_at_t<builtin_code::reduce_min>, reduce_min_op>);
+              std::is_same_v<builtin_at_t<builtin_code::reduce_min>, reduce_min_op> &&
+              std::is_same_v<builtin_at_t<builtin_code::slice>, slice_op> &&
+              std::is_same_v<builtin_at_t<builtin_code::pad>, pad_op>);
 }  // namespace detail
 
 CALX_END_NAMESPACE

@@ -16,6 +16,7 @@
 #include <calx/detail/ir/ir.hpp>
 #include <calx/detail/static_for.hpp>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
@@ -26,7 +27,7 @@ namespace detail {
 
 template <class T, class M, std::size_t NR, std::size_t NB>
 struct registers {
-  T real[NR == 0 ? 1 : NR];
+  alignas(64) T real[NR == 0 ? 1 : NR];  // tensors' registers start on cache lines (allocate_registers)
   M mask[NB == 0 ? 1 : NB];
 };
 
@@ -122,6 +123,58 @@ struct register_writer {
   CALX_HOST_DEVICE CALX_INLINE auto* address() const { return &r.real[slot]; }
 };
 
+/// Writes element e of an output straight into the caller's memory (`direct_output`).
+template <class T>
+struct output_writer {
+  T* at;
+  template <class V>
+  CALX_HOST_DEVICE CALX_INLINE void operator()(int e, const V& v) const {
+    at[e] = v;
+  }
+  CALX_HOST_DEVICE CALX_INLINE T* address() const { return at; }
+};
+
+/// For each node of `r`, the output K it is written to directly, or -1: a real value, not an
+/// input, that is one output and that no node reads. Its statement then writes the
+/// caller's memory (a results tensor) instead of a register that the end copies out: a
+/// pass over the output saved (RK4 on 1000-vectors: 4 KB of 4 copies). The callers' outputs
+/// never overlap the inputs (fresh results, a loop's own locals), so that writing an
+/// output before the last input is read is safe.
+template <class IR>
+constexpr std::array<int, IR::size> direct_outputs(const IR& r) {
+  std::array<int, IR::size> k{}, reads{}, times{};
+  for (std::size_t j = 0; j < IR::size; ++j) {
+    k[j] = -1;
+    for (int i = 0; i < r.nodes[j].arity; ++i) ++reads[static_cast<std::size_t>(r.operand(j, i))];
+  }
+  for (int o : r.outputs)
+    if (o >= 0) ++times[static_cast<std::size_t>(o)];
+  for (std::size_t K = 0; K < r.outputs.size(); ++K) {
+    const int o = r.outputs[K];
+    if (o < 0) continue;
+    const node& n = r.nodes[static_cast<std::size_t>(o)];
+    if (times[static_cast<std::size_t>(o)] == 1 && reads[static_cast<std::size_t>(o)] == 0 &&
+        n.kind == value_kind::real && !n.is_input())
+      k[static_cast<std::size_t>(o)] = static_cast<int>(K);
+  }
+  return k;
+}
+template <const auto& IR>
+inline constexpr auto direct_output = direct_outputs(IR);
+
+/// Node J's writer: its register, or its output (`direct_output`): `out[K]` (pointers per
+/// output) or `out + offset` (`Values`: the outputs' numbers one after another).
+template <const auto& IR, std::size_t J, bool Values, class Regs, class Out>
+CALX_HOST_DEVICE CALX_INLINE auto writer_of(Regs& r, const Out& out) {
+  constexpr int K = direct_output<IR>[J];
+  if constexpr (K < 0)
+    return register_writer<Regs, IR.nodes[J].kind == value_kind::boolean>{r, std::integral_constant<int, IR.nodes[J].slot>::value};
+  else if constexpr (Values)
+    return output_writer<std::remove_pointer_t<Out>>{out + IR.output_offset[static_cast<std::size_t>(K)]};
+  else
+    return output_writer<std::remove_pointer_t<std::remove_cvref_t<decltype(out[0])>>>{out[K]};
+}
+
 /// The order of `IR`'s statements (see `straight_line_order`), which its registers assume.
 template <const auto& IR>
 inline constexpr auto statement_order = straight_line_order(IR);
@@ -129,20 +182,19 @@ inline constexpr auto statement_order = straight_line_order(IR);
 /// The statements at positions Base + P... of `statement_order`, as one fold of statement
 /// calls (`statement_of`): a node is one function for the compiler to instantiate, not two
 /// (the statement reads an input in place and writes a constant's register itself).
-template <const auto& IR, std::size_t Base, class In, class Regs, std::size_t... P>
-CALX_HOST_DEVICE CALX_INLINE void statements(Regs& r, const In& in, std::index_sequence<P...>) {
+template <const auto& IR, std::size_t Base, bool Values, class In, class Regs, class Out, std::size_t... P>
+CALX_HOST_DEVICE CALX_INLINE void statements(Regs& r, const In& in, const Out& out, std::index_sequence<P...>) {
   (statement_of<IR, static_cast<std::size_t>(statement_order<IR>[Base + P])>::template statement<
        IR, static_cast<std::size_t>(statement_order<IR>[Base + P])>(
        register_reader<IR, Regs, In>{r, in},
-       register_writer<Regs, IR.nodes[statement_order<IR>[Base + P]].kind == value_kind::boolean>{
-           r, std::integral_constant<int, IR.nodes[statement_order<IR>[Base + P]].slot>::value}),
+       writer_of<IR, static_cast<std::size_t>(statement_order<IR>[Base + P]), Values>(r, out)),
    ...);
 }
 
-template <const auto& IR, class In, class Regs, std::size_t... B>
-CALX_HOST_DEVICE CALX_INLINE void statement_blocks(Regs& r, const In& in, std::index_sequence<B...>) {
+template <const auto& IR, bool Values, class In, class Regs, class Out, std::size_t... B>
+CALX_HOST_DEVICE CALX_INLINE void statement_blocks(Regs& r, const In& in, const Out& out, std::index_sequence<B...>) {
   constexpr std::size_t N = std::remove_cvref_t<decltype(IR)>::size;
-  (statements<IR, B * fold_block>(r, in, std::make_index_sequence<fold_block_size(N, B)>{}), ...);
+  (statements<IR, B * fold_block, Values>(r, in, out, std::make_index_sequence<fold_block_size(N, B)>{}), ...);
 }
 
 /// Output K (every element of its node), to `out[K][e]`; with `Values`, a scalar output to
@@ -155,7 +207,9 @@ struct output_fn {
   template <std::size_t K>
   CALX_HOST_DEVICE CALX_INLINE void operator()(std::integral_constant<std::size_t, K>) const {
     constexpr int id = IR.outputs[K];
-    if constexpr (Values) {
+    if constexpr (direct_output<IR>[static_cast<std::size_t>(id)] == static_cast<int>(K)) {
+      // written where it was computed
+    } else if constexpr (Values) {
       constexpr std::size_t offset = IR.output_offset[K];
       if constexpr (IR.nodes[id].size() == 1)
         out[offset] = register_reader<IR, Regs, In>{r, in}(operand_c<id>{}, 0);
@@ -170,7 +224,7 @@ struct output_fn {
 template <const auto& IR, class In, class Regs, class Out, bool Values = false>
 CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, In in, Out out) {
   using IRT = std::remove_cvref_t<decltype(IR)>;
-  statement_blocks<IR>(r, in, typename fold_blocks<IRT::size>::type{});
+  statement_blocks<IR, Values>(r, in, out, typename fold_blocks<IRT::size>::type{});
   static_for<IRT::output_leaves>(output_fn<IR, In, Regs, Out, Values>{r, in, out});
 }
 

@@ -109,6 +109,12 @@ enum class register_need : unsigned char {
   if_read,     // only if something reads it (an output stored where it is computed)
 };
 
+/// Fused elementwise chains in straight-line code start at this many elements: smaller
+/// tensors keep their unrolled statements, which the compiler already keeps in registers.
+/// (From 8 elements, fusion raised the compiler's peak memory by 7% on tests/tensor.7.cpp,
+/// whose tensors are small: 1010 -> 1088 MB; from 32, by 3%.)
+inline constexpr int fusion_min_elements = 32;
+
 /// Register slots for the nodes of `r`, run in the order `order(p)` (the node at position
 /// p), one file per (stage, kind), reusing a slot once its last reader in the same stage has
 /// run. A node of n elements takes n consecutive slots (its slot is the first), reused only
@@ -171,6 +177,9 @@ constexpr void allocate_registers(const IR& r, Order order, StageOf stage_of, Re
         break;
       }
     if (found == pool[st][k].size()) {
+      // A tensor that loops read in SIMD batches starts on a cache line (64 bytes of f32):
+      // batches that straddle lines cost every second load and store twice.
+      if (size >= fusion_min_elements) next[st][k] = (next[st][k] + 15) / 16 * 16;
       slot[j] = next[st][k];
       next[st][k] += size;
     } else {
@@ -234,12 +243,6 @@ constexpr std::array<int, IR::size> straight_line_order(const IR& r) {
   return order;
 }
 
-/// Fused elementwise chains in straight-line code start at this many elements: smaller
-/// tensors keep their unrolled statements, which the compiler already keeps in registers.
-/// (From 8 elements, fusion raised the compiler's peak memory by 7% on tests/tensor.7.cpp,
-/// whose tensors are small: 1010 -> 1088 MB; from 32, by 3%.)
-inline constexpr int fusion_min_elements = 32;
-
 /// Whether node j is a built-in elementwise op that fusion takes: real operands and
 /// result of one size (at least `fusion_min_elements`), one to three operands, a kernel of
 /// its own (not a mask's select, not a batch's sum or size).
@@ -267,40 +270,76 @@ constexpr bool full_reduction(const IR& r, std::size_t j) {
          r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() >= fusion_min_elements;
 }
 
+/// Where a slice or pad (attributes axis, begin, end) whose axes before `axis` all have
+/// extent 1 puts its run: flat elements [lo, hi) of the pad, or of the slice's operand. Such
+/// an op is a shift of the flat index: element e of the slice is element e + lo of its
+/// operand; element e of the pad is element e - lo of its operand inside the run, zero
+/// outside. (-1, -1) for any other node: its elements are not one run.
+template <class IR>
+constexpr std::pair<int, int> shifted_run(const IR& r, std::size_t j) {
+  const node& n = r.nodes[j];
+  const int code = n.op().builtin;
+  if ((code != builtin_code::slice && code != builtin_code::pad) || n.kind != value_kind::real ||
+      r.nodes[static_cast<std::size_t>(r.operand(j, 0))].kind != value_kind::real)
+    return {-1, -1};
+  const int axis = n.attr[0];
+  for (int k = 0; k < axis; ++k)
+    if (n.dims.extent[k] != 1) return {-1, -1};
+  const int inner = n.dims.stride(axis);  // the same in the operand: only `axis` differs
+  return {n.attr[1] * inner, n.attr[2] * inner};
+}
+
 /// Which nodes of `r` straight-line code computes inside the loops of the nodes that read
-/// them (detail/exec/fusion.hpp) instead of writing them out: a built-in elementwise op read
-/// once, by an elementwise op of its size or a reduction of every element; a broadcast of
-/// one number read only by such ops (repeating it costs nothing). Neither an output.
+/// them (detail/exec/fusion.hpp) instead of writing them out: a built-in elementwise op, a
+/// slice or a pad that is a shift of the flat index (`shifted_run`), read once by an
+/// elementwise op of its size, by such a slice or pad of at least `fusion_min_elements`, or
+/// by a reduction of every element; a broadcast of one number, or a slice or pad of a value
+/// in memory, read only by such ops (repeating it costs nothing). Neither an output.
 template <class IR>
 constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
   constexpr std::size_t N = IR::size;
   std::array<bool, N> inside{};
-  std::vector<char> loop_op(N, 0);
+  std::vector<char> loop_op(N, 0), shift(N, 0);
   bool any = false;
-  for (std::size_t j = 0; j < N; ++j) any = (loop_op[j] = fusable_elementwise(r, j)) || any;
+  for (std::size_t j = 0; j < N; ++j) {
+    shift[j] = shifted_run(r, j).first >= 0;
+    any = (loop_op[j] = fusable_elementwise(r, j)) || any;
+  }
   if (!any) return inside;
   std::vector<int> readers(N, 0);  // reads of each node (twice by one node: twice)
-  std::vector<char> other(N, 0);   // read by a node that is not an elementwise op of its size
+  std::vector<char> other(N, 0);   // read by a node whose loop cannot compute it
   for (std::size_t j = 0; j < N; ++j)
     for (int i = 0; i < r.nodes[j].arity; ++i) {
       const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
       ++readers[a];
-      if (!(loop_op[j] && r.nodes[j].size() == r.nodes[a].size()) && !full_reduction(r, j)) other[a] = 1;
+      const bool takes = (loop_op[j] && r.nodes[j].size() == r.nodes[a].size()) ||
+                         (shift[j] && r.nodes[j].size() >= fusion_min_elements) || full_reduction(r, j);
+      if (!takes) other[a] = 1;
     }
   for (int o : r.outputs)
     if (o >= 0) other[static_cast<std::size_t>(o)] = 1;
+  // Shifts of values that stay in memory (inputs, registers), through shifts: reads at an
+  // offset, as cheap in every reader as one copy would be; each reader fuses them.
+  std::vector<char> shifted_read(N, 0);
+  for (std::size_t j = 0; j < N; ++j)
+    if (shift[j]) {
+      const std::size_t a = static_cast<std::size_t>(r.operand(j, 0));
+      shifted_read[j] = shifted_read[a] || (!loop_op[a] && !shift[a]);
+    }
   for (std::size_t j = 0; j < N; ++j) {
     if (other[j] || readers[j] == 0) continue;
     const node& n = r.nodes[j];
     const bool scalar_broadcast = n.op().builtin == builtin_code::broadcast_in_dim && n.kind == value_kind::real &&
                                   r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() == 1;
-    inside[j] = (loop_op[j] && readers[j] == 1) || scalar_broadcast;
+    inside[j] = ((loop_op[j] || shift[j]) && readers[j] == 1) || scalar_broadcast || shifted_read[j];
   }
   return inside;
 }
 
-/// Straight-line codegen's registers: one stage, in `straight_line_order`, fused nodes
-/// (`fusion_inside`) none.
+/// Straight-line codegen's registers: one stage, in `straight_line_order`; fused nodes
+/// (`fusion_inside`) none, nor real inputs, which straight-line code reads where the caller
+/// keeps them (`register_reader`): registers for them only grew the stack frame past the
+/// first level of cache (7000 floats where 5000 are used, RK4 on 1000-vectors).
 template <class IR>
 constexpr void allocate_slots(IR& r) {
   std::vector<char> output(IR::size, 0);
@@ -315,7 +354,7 @@ constexpr void allocate_slots(IR& r) {
       [&](int st, int k, int c) {
         if (st == 0) (k == 0 ? r.real_slots : r.bool_slots) = c;
       },
-      [&](std::size_t j) { return inside[j]; });
+      [&](std::size_t j) { return inside[j] || (r.nodes[j].is_input() && r.nodes[j].kind == value_kind::real); });
 }
 
 /// What the first build of a program tells: its sizes and what the passes met.

@@ -95,7 +95,7 @@ enum class batch_role : unsigned char { elementwise, sum, size };
 /// reductions after it, which fusion reads (detail/ir/ir.hpp, `fusion_inside`).
 namespace builtin_code {
 inline constexpr int input = 0, constant = 1, get = 2, broadcast_in_dim = 45, reduce_sum = 46, reduce_max = 47,
-                     reduce_min = 48;
+                     reduce_min = 48, slice = 52, pad = 53;
 }
 
 inline constexpr int no_simplification = -2;
