@@ -1,7 +1,8 @@
 /// @file tests/tensor.fusion.cpp
 /// @brief Fusion of elementwise chains in straight-line code (detail/exec/fusion.hpp): which
 /// nodes fuse (a chain read once, scalar broadcasts, chains that reductions of every
-/// element fold, slices and pads that shift the flat index; not a value read twice, an
+/// element fold, slices and pads that shift the flat index, masks (comparisons, `where`);
+/// not a value read twice, an
 /// output, a slice across a later axis, or a tensor below 32 elements), that
 /// what a fused node reads keeps its register until the loop that computes it runs, and
 /// that fused programs compute what the same math does element by element, in f32 and
@@ -225,6 +226,63 @@ constexpr auto two_readers = [](const auto& x, const auto& y) {
   return std::tuple{calx::concatenate(calx::slice<0, 1>(x), xs * 2.0),
                     calx::concatenate(calx::slice<0, 1>(x), xs + calx::slice<0, N - 1>(y))};
 };
+
+// Masks fuse: comparisons inside `where`, `&&` and `!` of comparisons; `m` is read twice
+// (by `&&` and by a where): a loop of its own (the product inside), of masks.
+constexpr auto selects = [](const auto& x, const auto& y) {
+  const auto m = x * 0.5 > y;
+  return std::tuple{calx::where(x > 0.0, x * 2.0, calx::sin(x)),
+                    calx::where(m && !(y < -1.0), x - y, y * y), calx::where(m, x, 0.0) * 3.0};
+};
+
+TEST_CASE("fusion: masks", "[tensor][fusion]") {
+  using X = calx::tensor<double, 64>;
+  // Loops: the three outputs and m. Inside: gt, where, mul, sin, two broadcasts (of 0 and
+  // 2); lt, not, and, sub, mul, where and the broadcast of -1; where and the broadcasts of
+  // 0 and 3 (broadcasts of one number are shared).
+  constexpr const auto& r = roles<decltype(selects), X, X>;
+  STATIC_REQUIRE(count_role(r, fused_role::loop) == 4);
+  constexpr const auto& ir = program<decltype(selects), X, X>;
+  constexpr int mask_loops = [] {
+    int k = 0;
+    for (std::size_t j = 0; j < ir.size; ++j)
+      if (ir.nodes[j].kind == calx::detail::value_kind::boolean && calx::detail::fusion_of<ir>[j] == fused_role::loop) ++k;
+    return k;
+  }();
+  STATIC_REQUIRE(mask_loops == 1);
+}
+
+template <class T, std::size_t N>
+void check_masks() {
+  using X = calx::tensor<T, N>;
+  const X x = ramp<T, N>(), y = ramp<T, N>(0.25) * T(0.5) + T(0.1);
+  const auto [a, b, c] = calx::trace(selects, x, y)(x, y);
+  for (std::size_t e = 0; e < N; ++e) {
+    INFO("N " << N << " e " << e);
+    const double xe = double(x[e]);
+    CHECK(close<T>(a[e], xe > 0.0 ? xe * 2.0 : std::sin(xe)));
+    CHECK(double(b[e]) == double(T(x[e] * T(0.5)) > y[e] && !(y[e] < T(-1)) ? T(x[e] - y[e]) : T(y[e] * y[e])));
+    CHECK(double(c[e]) == double(T(x[e] * T(0.5)) > y[e] ? T(x[e] * T(3)) : T(0)));
+  }
+  // Through where's and max's rules: d/dx sum(where(x > 0, x^2, sin x)) + max(x).
+  const auto loss = [](const auto& z) { return calx::sum(calx::where(z > 0.0, z * z, calx::sin(z))) + calx::max(z); };
+  const X g = calx::grad(loss)(x);
+  std::size_t arg = 0;
+  for (std::size_t e = 0; e < N; ++e)
+    if (x[e] > x[arg]) arg = e;
+  for (std::size_t e = 0; e < N; ++e) {
+    INFO("N " << N << " e " << e);
+    const double xe = double(x[e]);
+    CHECK(close<T>(g[e], (xe > 0.0 ? 2.0 * xe : std::cos(xe)) + (e == arg ? 1.0 : 0.0)));
+  }
+}
+
+TEST_CASE("fusion: masks compute the math", "[tensor][fusion]") {
+  check_masks<double, 32>();
+  check_masks<double, 61>();
+  check_masks<float, 64>();
+  check_masks<float, 1000>();
+}
 
 TEST_CASE("fusion: slices and pads that shift the flat index", "[tensor][fusion]") {
   using X = calx::tensor<double, 64>;

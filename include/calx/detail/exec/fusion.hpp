@@ -1,9 +1,10 @@
 /// @file detail/exec/fusion.hpp
 /// @brief Fusion of elementwise chains in straight-line code over tensors of numbers (32
 /// elements or more): a built-in elementwise op whose only reader is another elementwise op
-/// of its size or a sum, max or min of every element, a slice or pad that shifts the flat
-/// index (one run along a leading axis) read by such ops, and a scalar broadcast read only by
-/// such ops, are not written out; the op that reads them computes them in its own loop,
+/// of its size or a sum, max or min of every element (comparisons, masks and `where`
+/// included: a mask is a `batch_bool`), a slice or pad that shifts the flat index (one run
+/// along a leading axis) read by such ops, and a scalar broadcast read only by such ops, are
+/// not written out; the op that reads them computes them in its own loop,
 /// element by element (xsimd batches of elements on the host), from the values they read.
 /// `exp(x - max(x)) * 2` is then one loop that reads x once and writes one tensor, where
 /// node by node it was five loops and five tensors; `concatenate(x[:1], x[1:] * y[:-1])`
@@ -111,27 +112,32 @@ inline constexpr loop_cuts cuts_of = pad_cuts(IR, fusion_of<IR>, J);
 /// xsimd batch of W consecutive elements): its fused operands computed here, the others read
 /// from their registers or the inputs. Every element read lies in J's elements [Lo, Hi),
 /// which tells a pad whether they are in its run.
+/// What `fused_value` gives for node J on values of type V: V, or a mask for a mask (a
+/// comparison's result, `where`'s predicate): bool, or the batch's `batch_bool`.
+template <const auto& IR, std::size_t J, class V>
+using fused_t = std::conditional_t<IR.nodes[J].kind == value_kind::boolean, mask_t<V>, V>;
+
 template <const auto& IR, std::size_t J, class V, int Lo, int Hi, class Get>
-CALX_HOST_DEVICE CALX_INLINE V fused_value(const Get& get, int e);
+CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e);
 
 template <const auto& IR, int A, class V, int Lo, int Hi, class Get>
-CALX_HOST_DEVICE CALX_INLINE V fused_operand(const Get& get, int e) {
+CALX_HOST_DEVICE CALX_INLINE fused_t<IR, static_cast<std::size_t>(A), V> fused_operand(const Get& get, int e) {
+  using R = fused_t<IR, static_cast<std::size_t>(A), V>;
   if constexpr (fusion_of<IR>[static_cast<std::size_t>(A)] == fused_role::inside)
     return fused_value<IR, static_cast<std::size_t>(A), V, Lo, Hi>(get, e);
-  else if constexpr (std::is_same_v<V, std::remove_cvref_t<decltype(get(operand_c<A>{}, e))>>)
+  else if constexpr (std::is_same_v<R, std::remove_cvref_t<decltype(get(operand_c<A>{}, e))>>)
     return get(operand_c<A>{}, e);
   else if constexpr (std::is_lvalue_reference_v<decltype(get(operand_c<A>{}, e))>)
-    return V::load_unaligned(&get(operand_c<A>{}, e));  // W consecutive numbers in memory
-  else {  // numbers read by value
-    using T = typename V::value_type;
-    alignas(64) T lanes[V::size];
+    return R::load_unaligned(&get(operand_c<A>{}, e));  // W consecutive numbers (or bools) in memory
+  else {  // values read one by one
+    alignas(64) std::remove_cvref_t<decltype(get(operand_c<A>{}, e))> lanes[V::size];
     for (std::size_t l = 0; l < V::size; ++l) lanes[l] = get(operand_c<A>{}, e + static_cast<int>(l));
-    return V::load_aligned(lanes);
+    return R::load_aligned(lanes);
   }
 }
 
 template <const auto& IR, std::size_t J, class V, int Lo, int Hi, class Get>
-CALX_HOST_DEVICE CALX_INLINE V fused_value(const Get& get, int e) {
+CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e) {
   constexpr node n = IR.nodes[J];
   if constexpr (n.op().builtin == builtin_code::broadcast_in_dim) {
     return V(get(operand_c<IR.operand(J, 0)>{}, 0));
@@ -159,7 +165,7 @@ CALX_HOST_DEVICE CALX_INLINE V fused_value(const Get& get, int e) {
   } else {
     using traits = op_traits<builtin_at_t<static_cast<std::size_t>(n.op().builtin)>>;
     return [&]<int... I>(std::integer_sequence<int, I...>) CALX_INLINE_LAMBDA {
-      return V(traits::kernel(fused_operand<IR, IR.operand(J, I), V, Lo, Hi>(get, e)...));
+      return fused_t<IR, J, V>(traits::kernel(fused_operand<IR, IR.operand(J, I), V, Lo, Hi>(get, e)...));
     }(std::make_integer_sequence<int, n.arity>{});
   }
 }
@@ -222,7 +228,7 @@ struct fused_statement {
   CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
     if constexpr (fusion_of<IR>[J] == fused_role::loop && full_reduction(IR, J)) {
       constexpr std::size_t X = static_cast<std::size_t>(IR.operand(J, 0));
-      using T = std::remove_cvref_t<decltype(get(operand_c<IR.operand(X, 0)>{}, 0))>;
+      using T = std::remove_pointer_t<decltype(put.address())>;  // the program's numbers
 #ifndef __CUDA_ARCH__
       if constexpr (std::is_floating_point_v<T> && IR.nodes[X].size() >= 4 * static_cast<int>(xsimd::batch<T>::size)) {
         put(0, fused_fold<IR, J, X, T>(get));
@@ -233,11 +239,11 @@ struct fused_statement {
       reduce_loop(in, -1, [&](int e) { return fused_value<IR, X, T, 0, in.size()>(get, e); }, put,
                   [](const T& acc, const T& v) { return fold_traits<IR, J>::kernel(acc, v); });
     } else if constexpr (fusion_of<IR>[J] == fused_role::loop) {
-      using A = decltype(get(operand_c<IR.operand(J, 0)>{}, 0));
-      using T = std::remove_cvref_t<A>;
+      using T = std::remove_pointer_t<decltype(put.address())>;  // the program's numbers
       constexpr int size = IR.nodes[J].size();
 #ifndef __CUDA_ARCH__
-      if constexpr (numbers_in_memory<A, Put>()) {
+      // Numbers (not SIMD lanes of samples), a real result (a mask's loop: one by one).
+      if constexpr (std::is_floating_point_v<T> && IR.nodes[J].kind == value_kind::real) {
         if constexpr (size >= 8 * static_cast<int>(xsimd::batch<T>::size))
           fused_loop_call<IR, J, T>(get, put.address());
         else

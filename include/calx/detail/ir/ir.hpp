@@ -243,19 +243,19 @@ constexpr std::array<int, IR::size> straight_line_order(const IR& r) {
   return order;
 }
 
-/// Whether node j is a built-in elementwise op that fusion takes: real operands and
-/// result of one size (at least `fusion_min_elements`), one to three operands, a kernel of
-/// its own (not a mask's select, not a batch's sum or size).
+/// Whether node j is a built-in elementwise op that fusion takes: operands and result of
+/// one size (at least `fusion_min_elements`), real or masks (comparisons, `and`, `or`,
+/// `not`, `where`), one to three operands, a kernel of its own (not a batch's sum or size).
 template <class IR>
 constexpr bool fusable_elementwise(const IR& r, std::size_t j) {
   const node& n = r.nodes[j];
   const op_info& op = n.op();
   if (op.builtin <= builtin_code::get || op.builtin >= builtin_code::broadcast_in_dim) return false;
-  if (op.role != batch_role::elementwise || op.mask_operands != 0 || op.outputs != 1) return false;
-  if (n.kind != value_kind::real || n.arity < 1 || n.arity > 3 || n.size() < fusion_min_elements) return false;
+  if (op.role != batch_role::elementwise || op.outputs != 1) return false;
+  if (n.kind == value_kind::tuple || n.arity < 1 || n.arity > 3 || n.size() < fusion_min_elements) return false;
   for (int i = 0; i < n.arity; ++i) {
     const node& o = r.nodes[static_cast<std::size_t>(r.operand(j, i))];
-    if (o.kind != value_kind::real || o.size() != n.size()) return false;
+    if (o.kind == value_kind::tuple || o.size() != n.size()) return false;
   }
   return true;
 }
