@@ -137,7 +137,7 @@ struct output_writer {
 /// For each node of `r`, the output K it is written to directly, or -1: a real value, not an
 /// input, that is one output and that no node reads. Its statement then writes the
 /// caller's memory (a results tensor) instead of a register that the end copies out: a
-/// pass over the output saved (RK4 on 1000-vectors: 4 KB of 4 copies). The callers' outputs
+/// pass over the output saved (for RK4 on 1000-vectors, 4 KB a call). The callers' outputs
 /// never overlap the inputs (fresh results, a loop's own locals), so that writing an
 /// output before the last input is read is safe.
 template <class IR>

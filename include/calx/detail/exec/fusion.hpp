@@ -108,15 +108,15 @@ constexpr loop_cuts pad_cuts(const IR& r, const std::array<fused_role, IR::size>
 template <const auto& IR, std::size_t J>
 inline constexpr loop_cuts cuts_of = pad_cuts(IR, fusion_of<IR>, J);
 
-/// Element(s) e of node J, a fused node or a loop, as a value of type V (a number, or an
-/// xsimd batch of W consecutive elements): its fused operands computed here, the others read
-/// from their registers or the inputs. Every element read lies in J's elements [Lo, Hi),
-/// which tells a pad whether they are in its run.
 /// What `fused_value` gives for node J on values of type V: V, or a mask for a mask (a
 /// comparison's result, `where`'s predicate): bool, or the batch's `batch_bool`.
 template <const auto& IR, std::size_t J, class V>
 using fused_t = std::conditional_t<IR.nodes[J].kind == value_kind::boolean, mask_t<V>, V>;
 
+/// Element(s) e of node J, a fused node or a loop, as a value of type V (a number, or an
+/// xsimd batch of W consecutive elements): its fused operands computed here, the others read
+/// from their registers or the inputs. Every element read lies in J's elements [Lo, Hi),
+/// which tells a pad whether they are in its run.
 template <const auto& IR, std::size_t J, class V, int Lo, int Hi, class Get>
 CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e);
 
