@@ -237,9 +237,8 @@ constexpr auto selects = [](const auto& x, const auto& y) {
 
 TEST_CASE("fusion: masks", "[tensor][fusion]") {
   using X = calx::tensor<double, 64>;
-  // Loops: the three outputs and m. Inside: gt, where, mul, sin, two broadcasts (of 0 and
-  // 2); lt, not, and, sub, mul, where and the broadcast of -1; where and the broadcasts of
-  // 0 and 3 (broadcasts of one number are shared).
+  // Loops: the three outputs (each with its chain inside: comparisons, not, and, where)
+  // and m, which two nodes read: a loop of masks with its product inside.
   constexpr const auto& r = roles<decltype(selects), X, X>;
   STATIC_REQUIRE(count_role(r, fused_role::loop) == 4);
   constexpr const auto& ir = program<decltype(selects), X, X>;
