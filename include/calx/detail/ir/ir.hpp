@@ -123,8 +123,9 @@ inline constexpr int fusion_min_elements = 32;
 /// only if read and is never read gets slot -1). Writes `slot(j, s)`; returns the slot
 /// counts through `count(stage, kind_index)`. Straight-line code has one stage; the batched
 /// executor has three (detail/exec/plan.hpp).
-/// A node that `inside(j)` says is fused (`fusion_inside`) gets no register: the nodes that
-/// read it compute it, and so read its operands, where they run.
+/// A node that `inside(j)` says needs no register gets none: a fused node
+/// (`fusion_inside`), which the nodes that read it compute, reading its operands where they
+/// run; or an input that straight-line code reads where the caller keeps it.
 template <class IR, class Order, class StageOf, class Reads, class Need, class SetSlot, class Count,
           class Inside>
 constexpr void allocate_registers(const IR& r, Order order, StageOf stage_of, Reads reads, Need need,
@@ -282,11 +283,10 @@ constexpr std::pair<int, int> shifted_run(const IR& r, std::size_t j) {
   if ((code != builtin_code::slice && code != builtin_code::pad) || n.kind != value_kind::real ||
       r.nodes[static_cast<std::size_t>(r.operand(j, 0))].kind != value_kind::real)
     return {-1, -1};
-  const int axis = n.attr[0];
-  for (int k = 0; k < axis; ++k)
-    if (n.dims.extent[k] != 1) return {-1, -1};
-  const int inner = n.dims.stride(axis);  // the same in the operand: only `axis` differs
-  return {n.attr[1] * inner, n.attr[2] * inner};
+  // attr: axis, begin, end (`slice_attr`); `inner` is the operand's too (only `axis` differs).
+  const axis_geometry g = axis_geometry::of(n.dims, n.attr[0]);
+  if (g.outer != 1) return {-1, -1};
+  return {n.attr[1] * g.inner, n.attr[2] * g.inner};
 }
 
 /// Which nodes of `r` straight-line code computes inside the loops of the nodes that read

@@ -71,20 +71,30 @@ constexpr int broadcast_source_index(const shape& from, const shape& to, int e) 
   return src;
 }
 
+/// Where entry `k` along the axis of a tensor of shape `s` lies: `outer` blocks of `n`
+/// entries of `inner` elements; element (o, k, i) is at (o * n + k) * inner + i. The tensor
+/// ops' statements (slices, pads, reductions) and fusion's shifts (`shifted_run`) read it.
+struct axis_geometry {
+  int n = 1, inner = 1, outer = 1;
+  CALX_HOST_DEVICE static constexpr axis_geometry of(const shape& s, int axis) {
+    const int n = s.extent[axis], inner = s.stride(axis);
+    return {n, inner, s.size() / (n * inner)};
+  }
+  CALX_HOST_DEVICE constexpr int at(int o, int k, int i) const { return (o * n + k) * inner + i; }
+};
+
 /// A reduction of a tensor of shape `s` over `axis` (-1: every axis), as a loop: result
 /// element `o` is `put(o, v)` with `v` the fold of `combine` over the reduced elements,
 /// read by `get(e)` in order. One loop for tensors of numbers and for every backend's code.
 template <class Get, class Put, class Combine>
 CALX_HOST_DEVICE constexpr CALX_INLINE void reduce_loop(const shape& s, int axis, const Get& get, const Put& put,
                                                         const Combine& combine) {
-  const int len = axis < 0 ? s.size() : s.extent[axis];
-  const int inner = axis < 0 ? 1 : s.stride(axis);
-  const int outer = s.size() / (len * inner);
-  for (int o = 0; o < outer; ++o)
-    for (int i = 0; i < inner; ++i) {
-      auto acc = get(o * len * inner + i);
-      for (int k = 1; k < len; ++k) acc = combine(acc, get((o * len + k) * inner + i));
-      put(o * inner + i, acc);
+  const axis_geometry g = axis < 0 ? axis_geometry{s.size(), 1, 1} : axis_geometry::of(s, axis);
+  for (int o = 0; o < g.outer; ++o)
+    for (int i = 0; i < g.inner; ++i) {
+      auto acc = get(g.at(o, 0, i));
+      for (int k = 1; k < g.n; ++k) acc = combine(acc, get(g.at(o, k, i)));
+      put(o * g.inner + i, acc);
     }
 }
 

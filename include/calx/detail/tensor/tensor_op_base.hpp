@@ -2,7 +2,8 @@
 /// @brief What the built-in tensor ops share (detail/tensor/ir_ops.hpp, the ops of static
 /// shape, and detail/tensor/index_ops.hpp, those indexed by runtime values): their common
 /// traits, the signature of their rules on node ids, how one is recorded, a zero of any
-/// value type their statements write, and where an entry along an axis lies.
+/// value type their statements write (where an entry along an axis lies: `axis_geometry`,
+/// detail/ir/shape.hpp).
 #ifndef CALX_DETAIL_TENSOR_TENSOR_OP_BASE_HPP
 #define CALX_DETAIL_TENSOR_TENSOR_OP_BASE_HPP
 
@@ -27,17 +28,6 @@ CALX_HOST_DEVICE CALX_INLINE V zero_of() {
   else
     return V(typename V::value_type(0));
 }
-
-/// Where entry `k` along the axis of a tensor of shape `s` lies: `outer` blocks of `n`
-/// entries of `inner` elements; element (o, k, i) is at (o * n + k) * inner + i.
-struct axis_geometry {
-  int n = 1, inner = 1, outer = 1;
-  CALX_HOST_DEVICE static constexpr axis_geometry of(const shape& s, int axis) {
-    const int n = s.extent[axis], inner = s.stride(axis);
-    return {n, inner, s.size() / (n * inner)};
-  }
-  CALX_HOST_DEVICE constexpr int at(int o, int k, int i) const { return (o * n + k) * inner + i; }
-};
 
 /// What the traits of every built-in tensor op say: codegen runs its `statement` (the whole
 /// value), not a `kernel` per element; one result, whose shape and attributes are set where
