@@ -1,15 +1,17 @@
 /// @file detail/exec/fusion.hpp
 /// @brief Fusion of elementwise chains in straight-line code over tensors of numbers (32
 /// elements or more): a built-in elementwise op whose only reader is another elementwise op
-/// of its size or a sum, max or min of every element (comparisons, masks and `where`
-/// included: a mask is a `batch_bool`), a slice or pad that shifts the flat index (one run
-/// along a leading axis) read by such ops, and a scalar broadcast read only by such ops, are
-/// not written out; the op that reads them computes them in its own loop,
-/// element by element (xsimd batches of elements on the host), from the values they read.
+/// of its size or a sum, max or min (of every element or over one axis; comparisons, masks
+/// and `where` included: a mask is a `batch_bool`), a reduction over one axis read so, a
+/// slice or pad that shifts the flat index (one run along a leading axis) or a reshape read
+/// by such ops, and a broadcast (of a number or of a tensor in memory) read only by such
+/// ops, are not written out; the op that reads them computes them in its own loop, element
+/// by element (xsimd batches of elements on the host), from the values they read.
 /// `exp(x - max(x)) * 2` is then one loop that reads x once and writes one tensor, where
 /// node by node it was five loops and five tensors; `concatenate(x[:1], x[1:] * y[:-1])`
-/// one loop where it was six. The IR keeps one node per op (its
-/// printed text, its passes); fusion is codegen only.
+/// one loop where it was six; kmeans' `sum(min(sum(d * d, axis<2>), axis<1>))` of a
+/// difference of broadcasts one loop that writes no tensor. The IR keeps one node per op
+/// (its printed text, its passes); fusion is codegen only.
 ///
 /// Which nodes fuse is decided with the registers (`fusion_inside`, `allocate_slots`,
 /// detail/ir/ir.hpp): a fused node gets none, and what it reads keeps its register until
@@ -83,7 +85,9 @@ constexpr loop_cuts pad_cuts(const IR& r, const std::array<fused_role, IR::size>
   // Element e of j is element e + d of node k.
   auto visit = [&](auto& self, std::size_t k, int d) -> void {
     const int code = r.nodes[k].op().builtin;
-    if (code == builtin_code::broadcast_in_dim) return;
+    // A broadcast, a reduction or a slice or pad along a later axis reads its operand's
+    // elements by indices of their own (its pads test their runs as they go).
+    if (code == builtin_code::broadcast_in_dim || fusable_reduction(r, k) || blocked_shift(r, k)) return;
     const std::pair<int, int> run = shifted_run(r, k);
     if (code == builtin_code::pad) {
       cuts.push_back(std::clamp(run.first - d, 0, size));
@@ -116,15 +120,16 @@ using fused_t = std::conditional_t<IR.nodes[J].kind == value_kind::boolean, mask
 /// Element(s) e of node J, a fused node or a loop, as a value of type V (a number, or an
 /// xsimd batch of W consecutive elements): its fused operands computed here, the others read
 /// from their registers or the inputs. Every element read lies in J's elements [Lo, Hi),
-/// which tells a pad whether they are in its run.
-template <const auto& IR, std::size_t J, class V, int Lo, int Hi, class Get>
+/// which tells a pad whether they are in its run; e is a multiple of M, which tells SIMD
+/// batches that they do not straddle a run of a broadcast or a reduction.
+template <const auto& IR, std::size_t J, class V, int Lo, int Hi, int M, class Get>
 CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e);
 
-template <const auto& IR, int A, class V, int Lo, int Hi, class Get>
+template <const auto& IR, int A, class V, int Lo, int Hi, int M = 1, class Get>
 CALX_HOST_DEVICE CALX_INLINE fused_t<IR, static_cast<std::size_t>(A), V> fused_operand(const Get& get, int e) {
   using R = fused_t<IR, static_cast<std::size_t>(A), V>;
   if constexpr (fusion_of<IR>[static_cast<std::size_t>(A)] == fused_role::inside)
-    return fused_value<IR, static_cast<std::size_t>(A), V, Lo, Hi>(get, e);
+    return fused_value<IR, static_cast<std::size_t>(A), V, Lo, Hi, M>(get, e);
   else if constexpr (std::is_same_v<R, std::remove_cvref_t<decltype(get(operand_c<A>{}, e))>>)
     return get(operand_c<A>{}, e);
   else if constexpr (std::is_lvalue_reference_v<decltype(get(operand_c<A>{}, e))>)
@@ -136,43 +141,249 @@ CALX_HOST_DEVICE CALX_INLINE fused_t<IR, static_cast<std::size_t>(A), V> fused_o
   }
 }
 
+/// The traits of the scalar op reduction J folds with (its `reduction_op_traits::pick`).
+template <const auto& IR, std::size_t J>
+using fold_traits = op_traits<typename op_traits<builtin_at_t<static_cast<std::size_t>(IR.nodes[J].op().builtin)>>::pick>;
+
+/// How the elements of a broadcast from shape `from` to shape `to` lie: runs of `kept`
+/// consecutive elements are consecutive elements of the operand (its trailing axes that are
+/// not broadcast), runs of `repeated` consecutive elements are one element of it (its
+/// trailing axes of extent 1).
+struct broadcast_runs {
+  int kept = 1, repeated = 1;
+  static constexpr broadcast_runs of(const shape& from, const shape& to) {
+    broadcast_runs b;
+    bool keeping = true, repeating = true;
+    for (int a = to.rank - 1; a >= 0; --a) {
+      const int k = a - (to.rank - from.rank), f = k >= 0 ? from.extent[k] : 1;
+      keeping = keeping && f == to.extent[a];
+      repeating = repeating && f == 1;
+      if (keeping) b.kept *= to.extent[a];
+      if (repeating) b.repeated *= to.extent[a];
+    }
+    return b;
+  }
+};
+
+#ifndef __CUDA_ARCH__
+/// The fold of `Traits::kernel` over the N numbers at `l`, as a tree (halves, quarters,
+/// ...): log2(N) dependent steps, not N - 1.
+template <class Traits, int N, class T>
+CALX_INLINE T fold_tree(const T* l) {
+  if constexpr (N == 1)
+    return l[0];
+  else
+    return Traits::kernel(fold_tree<Traits, N / 2>(l), fold_tree<Traits, N - N / 2>(l + N / 2));
+}
+
+/// The fold of `Traits::kernel` over the lanes of a batch (a sum: xsimd's `hadd`).
+template <class Traits, class T, class A>
+CALX_INLINE T fold_lanes(const xsimd::batch<T, A>& b) {
+  if constexpr (std::is_same_v<Traits, op_traits<add_op>>) {
+    return xsimd::hadd(b);
+  } else {
+    alignas(64) T lanes[xsimd::batch<T, A>::size];
+    b.store_aligned(lanes);
+    return fold_tree<Traits, static_cast<int>(xsimd::batch<T, A>::size)>(lanes);
+  }
+}
+
+/// The fold of `Traits::kernel` over N elements as `fold_batches`, for N of one batch or
+/// more: one accumulator where N is under four batches (a row of a reduction over its last
+/// axis).
+template <class Traits, int N, class T, class Batch, class One>
+CALX_INLINE T fold_run(const Batch& batch, const One& one) {
+  constexpr int W = static_cast<int>(xsimd::batch<T>::size), full = N / W * W;
+  if constexpr (N >= 4 * W) {
+    return fold_batches<Traits, N, T>(batch, one);
+  } else {
+    xsimd::batch<T> acc = batch(0);
+    for (int e = W; e < full; e += W) acc = Traits::kernel(acc, batch(e));
+    T r = fold_lanes<Traits>(acc);
+    for (int e = full; e < N; ++e) r = Traits::kernel(r, one(e));
+    return r;
+  }
+}
+#endif
+
+/// The fold of `Traits::kernel` over `at(0 .. N)` (numbers or batches), in two chains
+/// (even and odd k) from four elements up: one chain waited on each add's latency.
+template <class Traits, int N, class V, class At>
+CALX_HOST_DEVICE CALX_INLINE V fold_strided(const At& at) {
+  if constexpr (N >= 4) {
+    V a = at(0), b = at(1);
+    for (int k = 2; k + 1 < N; k += 2) {
+      a = Traits::kernel(a, at(k));
+      b = Traits::kernel(b, at(k + 1));
+    }
+    if constexpr (N % 2 == 1) a = Traits::kernel(a, at(N - 1));
+    return Traits::kernel(a, b);
+  } else {
+    V acc = at(0);
+    for (int k = 1; k < N; ++k) acc = Traits::kernel(acc, at(k));
+    return acc;
+  }
+}
+
+/// `broadcast_source_index(From, To, e)` with the shapes' strides and extents constants
+/// of the code (the loop over axes, called at run time, was neither unrolled nor folded):
+/// the sum of each axis K of `From`'s term.
+template <shape From, shape To, int K>
+CALX_HOST_DEVICE CALX_INLINE int broadcast_term(int e) {
+  constexpr int A = To.rank - From.rank + K;  // the axis of `To` that axis K lines up with
+  if constexpr (From.extent[K] == 1)
+    return 0;
+  else if constexpr (A == 0)
+    return e / To.stride(A) * From.stride(K);  // the first axis needs no modulo
+  else
+    return e / To.stride(A) % To.extent[A] * From.stride(K);
+}
+template <shape From, shape To, int... K>
+CALX_HOST_DEVICE CALX_INLINE int broadcast_source(int e, std::integer_sequence<int, K...>) {
+  return (0 + ... + broadcast_term<From, To, K>(e));
+}
+template <shape From, shape To>
+CALX_HOST_DEVICE CALX_INLINE int broadcast_source(int e) {
+  return broadcast_source<From, To>(e, std::make_integer_sequence<int, From.rank>{});
+}
+
+/// Element(s) e of node J as W numbers taken one by one.
 template <const auto& IR, std::size_t J, class V, int Lo, int Hi, class Get>
+CALX_INLINE V fused_lanes(const Get& get, int e) {
+  using T = typename V::value_type;
+  alignas(64) T lanes[V::size];
+  for (int l = 0; l < static_cast<int>(V::size); ++l) lanes[l] = fused_value<IR, J, T, Lo, Hi, 1>(get, e + l);
+  return V::load_aligned(lanes);
+}
+
+template <const auto& IR, std::size_t J, class V, int Lo, int Hi, int M = 1, class Get>
 CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e) {
   constexpr node n = IR.nodes[J];
-  if constexpr (n.op().builtin == builtin_code::broadcast_in_dim) {
+  if constexpr (n.op().builtin == builtin_code::broadcast_in_dim &&
+                IR.nodes[static_cast<std::size_t>(IR.operand(J, 0))].size() == 1) {
     return V(get(operand_c<IR.operand(J, 0)>{}, 0));
-  } else if constexpr (n.op().builtin == builtin_code::slice) {
+  } else if constexpr (n.op().builtin == builtin_code::broadcast_in_dim) {
+    // Element e is the operand's element `broadcast_source_index`; W elements from e are W
+    // of the operand's, or one repeated, where they lie in one run (`broadcast_runs`).
+    constexpr int A = IR.operand(J, 0);
+    constexpr shape from = IR.nodes[static_cast<std::size_t>(A)].dims, to = n.dims;
+    const int src = broadcast_source<from, to>(e);
+    if constexpr (!xsimd::is_batch<V>::value) {
+      return fused_operand<IR, A, V, 0, from.size()>(get, src);
+    } else {
+      // src = e modulo `kept`: aligned as e is where M divides it.
+      constexpr int W = static_cast<int>(V::size), src_m = broadcast_runs::of(from, to).kept % M == 0 ? M : 1;
+      constexpr broadcast_runs runs = broadcast_runs::of(from, to);
+      if constexpr (runs.kept >= W) {
+        if constexpr (runs.kept % W == 0 && M % W == 0) return fused_operand<IR, A, V, 0, from.size(), src_m>(get, src);
+        if (e % runs.kept <= runs.kept - W) return fused_operand<IR, A, V, 0, from.size(), src_m>(get, src);
+      }
+      if constexpr (runs.repeated >= W) {
+        using T = typename V::value_type;
+        if constexpr (runs.repeated % W == 0 && M % W == 0) return V(fused_operand<IR, A, T, 0, from.size()>(get, src));
+        if (e % runs.repeated <= runs.repeated - W) return V(fused_operand<IR, A, T, 0, from.size()>(get, src));
+      }
+      return fused_lanes<IR, J, V, Lo, Hi>(get, e);
+    }
+  } else if constexpr (fusable_reduction(IR, J)) {
+    // Over one axis (a reduction of every element is one number: never fused, and its loop
+    // is `fused_fold`): element e = (o, i) folds the operand's (o, k, i) over k; W elements
+    // from e in one block of `inner` fold W consecutive elements at a time.
+    // The operand is computed here, or read from memory (`fused_operand`).
+    constexpr int XA = IR.operand(J, 0);
+    constexpr std::size_t X = static_cast<std::size_t>(XA);
+    constexpr axis_geometry g = axis_geometry::of(IR.nodes[X].dims, n.attr[0]);
+    constexpr int size = IR.nodes[X].size();
+    using fold = fold_traits<IR, J>;
+    const int o = e / g.inner, i = e % g.inner;
+    if constexpr (xsimd::is_batch<V>::value) {
+      constexpr int W = static_cast<int>(V::size);
+      if constexpr (g.inner >= W) {
+        // Aligned e (M) in blocks of whole batches: every batch lies in one block, aligned.
+        constexpr bool aligned = g.inner % W == 0 && M % W == 0;
+        if (aligned || i <= g.inner - W)
+          return fold_strided<fold, g.n, V>([&](int k) CALX_INLINE_LAMBDA {
+            return fused_operand<IR, XA, V, 0, size, aligned ? W : 1>(get, g.at(o, k, i));
+          });
+      } else if constexpr (g.inner == 1 && g.n % W == 0 && std::is_same_v<fold, op_traits<add_op>>) {
+        // W sums of rows of W-multiples: each row's batches added, then the W rows' lanes
+        // at once (`haddp`), where one by one each row was a horizontal add.
+        V rows[W];
+        for (int l = 0; l < W; ++l)
+          rows[l] = fold_strided<fold, g.n / W, V>([&](int k) CALX_INLINE_LAMBDA {
+            return fused_operand<IR, XA, V, 0, size, W>(get, g.at(o + l, k * W, 0));
+          });
+        return xsimd::haddp(rows);
+      }
+      return fused_lanes<IR, J, V, Lo, Hi>(get, e);
+    } else {
+#ifndef __CUDA_ARCH__
+      // A row of consecutive elements (a reduction over the last axis): SIMD batches of it.
+      if constexpr (g.inner == 1 && std::is_floating_point_v<V>) {
+        using B = xsimd::batch<V>;
+        constexpr int row_w = static_cast<int>(B::size), row_m = g.n % row_w == 0 ? row_w : 1;
+        if constexpr (g.n >= row_w)
+          return fold_run<fold, g.n, V>(
+              [&](int k) CALX_INLINE_LAMBDA { return fused_operand<IR, XA, B, 0, size, row_m>(get, g.at(o, k, 0)); },
+              [&](int k) CALX_INLINE_LAMBDA { return fused_operand<IR, XA, V, 0, size>(get, g.at(o, k, 0)); });
+      }
+#endif
+      return fold_strided<fold, g.n, V>(
+          [&](int k) CALX_INLINE_LAMBDA { return fused_operand<IR, XA, V, 0, size>(get, g.at(o, k, i)); });
+    }
+  } else if constexpr (blocked_shift(IR, J)) {
+    // Along a later axis: blocks of `block` elements, one per outer index o; element r of
+    // block o is the operand's o * op_block + r + lo (a slice), or o * op_block + r - lo in
+    // the pad's run [lo, hi) of the block, zero outside it.
+    constexpr int A = IR.operand(J, 0);
+    constexpr bool pad = n.op().builtin == builtin_code::pad;
+    constexpr axis_geometry g = axis_geometry::of(n.dims, n.attr[0]);
+    constexpr int block = g.n * g.inner, op_block = IR.nodes[static_cast<std::size_t>(A)].size() / g.outer,
+                  lo = n.attr[1] * g.inner, hi = n.attr[2] * g.inner, size = IR.nodes[static_cast<std::size_t>(A)].size();
+    constexpr int src_m = block % M == 0 && op_block % M == 0 && lo % M == 0 ? M : 1;
+    const int o = e / block, r = e % block, src = o * op_block + (pad ? r - lo : r + lo);
+    if constexpr (!xsimd::is_batch<V>::value) {
+      if constexpr (pad)
+        return r >= lo && r < hi ? fused_operand<IR, A, V, 0, size>(get, src) : V(0);
+      else
+        return fused_operand<IR, A, V, 0, size>(get, src);
+    } else {
+      constexpr int W = static_cast<int>(V::size);
+      constexpr bool whole = block % W == 0 && M % W == 0;  // no batch straddles two blocks
+      if constexpr (pad) {
+        if (r >= lo && r + W <= hi) return fused_operand<IR, A, V, 0, size, src_m>(get, src);
+        if (r + W <= lo || (r >= hi && (whole || r + W <= block))) return V(0);
+      } else if (whole || r + W <= block) {
+        return fused_operand<IR, A, V, 0, size, src_m>(get, src);
+      }
+      return fused_lanes<IR, J, V, Lo, Hi>(get, e);
+    }
+  } else if constexpr (n.op().builtin == builtin_code::slice || n.op().builtin == builtin_code::reshape) {
     constexpr int lo = shifted_run(IR, J).first;
-    return fused_operand<IR, IR.operand(J, 0), V, Lo + lo, Hi + lo>(get, e + lo);
+    return fused_operand<IR, IR.operand(J, 0), V, Lo + lo, Hi + lo, lo % M == 0 ? M : 1>(get, e + lo);
   } else if constexpr (n.op().builtin == builtin_code::pad) {
     constexpr std::pair<int, int> run = shifted_run(IR, J);
     constexpr int lo = run.first, hi = run.second, in_lo = (Lo > lo ? Lo : lo) - lo, in_hi = (Hi < hi ? Hi : hi) - lo;
     if constexpr (Lo >= lo && Hi <= hi) {  // all in the run
-      return fused_operand<IR, IR.operand(J, 0), V, Lo - lo, Hi - lo>(get, e - lo);
+      return fused_operand<IR, IR.operand(J, 0), V, Lo - lo, Hi - lo, lo % M == 0 ? M : 1>(get, e - lo);
     } else if constexpr (Hi <= lo || Lo >= hi) {  // all outside
       return V(0);
     } else if constexpr (!xsimd::is_batch<V>::value) {
       return e >= lo && e < hi ? fused_operand<IR, IR.operand(J, 0), V, in_lo, in_hi>(get, e - lo) : V(0);
     } else {  // W elements: inside the run, across an end of it, or outside
       constexpr int W = static_cast<int>(V::size);
-      if (e >= lo && e + W <= hi) return fused_operand<IR, IR.operand(J, 0), V, in_lo, in_hi>(get, e - lo);
+      if (e >= lo && e + W <= hi)
+        return fused_operand<IR, IR.operand(J, 0), V, in_lo, in_hi, lo % M == 0 ? M : 1>(get, e - lo);
       if (e + W <= lo || e >= hi) return V(0);
-      using T = typename V::value_type;
-      alignas(64) T lanes[V::size];
-      for (int l = 0; l < W; ++l) lanes[l] = fused_value<IR, J, T, Lo, Hi>(get, e + l);
-      return V::load_aligned(lanes);
+      return fused_lanes<IR, J, V, Lo, Hi>(get, e);
     }
   } else {
     using traits = op_traits<builtin_at_t<static_cast<std::size_t>(n.op().builtin)>>;
     return [&]<int... I>(std::integer_sequence<int, I...>) CALX_INLINE_LAMBDA {
-      return fused_t<IR, J, V>(traits::kernel(fused_operand<IR, IR.operand(J, I), V, Lo, Hi>(get, e)...));
+      return fused_t<IR, J, V>(traits::kernel(fused_operand<IR, IR.operand(J, I), V, Lo, Hi, M>(get, e)...));
     }(std::make_integer_sequence<int, n.arity>{});
   }
 }
-
-/// The traits of the scalar op reduction J folds with (its `reduction_op_traits::pick`).
-template <const auto& IR, std::size_t J>
-using fold_traits = op_traits<typename op_traits<builtin_at_t<static_cast<std::size_t>(IR.nodes[J].op().builtin)>>::pick>;
 
 #ifndef __CUDA_ARCH__
 /// Elements [Lo, Hi) of loop J, numbers in memory: batches of W from the first multiple of
@@ -185,7 +396,7 @@ CALX_INLINE void fused_segment(const Get& get, T* __restrict out) {
   constexpr int W = static_cast<int>(B::size), first = (Lo + W - 1) / W * W < Hi ? (Lo + W - 1) / W * W : Hi,
                 full = first + (Hi - first) / W * W;
   for (int e = Lo; e < first; ++e) out[e] = fused_value<IR, J, T, Lo, Hi>(get, e);
-  for (int e = first; e < full; e += W) fused_value<IR, J, B, Lo, Hi>(get, e).store_unaligned(out + e);
+  for (int e = first; e < full; e += W) fused_value<IR, J, B, Lo, Hi, W>(get, e).store_unaligned(out + e);
   for (int e = full; e < Hi; ++e) out[e] = fused_value<IR, J, T, Lo, Hi>(get, e);
 }
 
@@ -214,7 +425,7 @@ template <const auto& IR, std::size_t J, class T, class Get>
 template <const auto& IR, std::size_t J, std::size_t X, class T, class Get>
 [[gnu::noinline]] T fused_fold(const Get& get) {
   return fold_batches<fold_traits<IR, J>, IR.nodes[X].size(), T>(
-      [&](int e) { return fused_value<IR, X, xsimd::batch<T>, 0, IR.nodes[X].size()>(get, e); },
+      [&](int e) { return fused_value<IR, X, xsimd::batch<T>, 0, IR.nodes[X].size(), xsimd::batch<T>::size>(get, e); },
       [&](int e) { return fused_value<IR, X, T, 0, IR.nodes[X].size()>(get, e); });
 }
 #endif

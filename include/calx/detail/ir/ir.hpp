@@ -261,77 +261,128 @@ constexpr bool fusable_elementwise(const IR& r, std::size_t j) {
   return true;
 }
 
-/// Whether node j reduces every element of its operand to one (sum, max, min), which a
-/// loop over the operand's elements can fold as it computes them.
+/// Whether node j is a sum, max or min of real numbers, of every element (axis -1) or
+/// over one axis, of an operand of at least `fusion_min_elements`: a loop over the
+/// operand's elements can fold them as it computes them.
 template <class IR>
-constexpr bool full_reduction(const IR& r, std::size_t j) {
+constexpr bool fusable_reduction(const IR& r, std::size_t j) {
   const int code = r.nodes[j].op().builtin;
   return (code == builtin_code::reduce_sum || code == builtin_code::reduce_max || code == builtin_code::reduce_min) &&
-         r.nodes[j].size() == 1 && r.nodes[j].kind == value_kind::real &&
+         r.nodes[j].kind == value_kind::real &&
          r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() >= fusion_min_elements;
+}
+
+/// Whether node j reduces every element of its operand to one (`fusable_reduction`).
+template <class IR>
+constexpr bool full_reduction(const IR& r, std::size_t j) {
+  return fusable_reduction(r, j) && r.nodes[j].attr[0] < 0;
 }
 
 /// Where a slice or pad (attributes axis, begin, end) whose axes before `axis` all have
 /// extent 1 puts its run: flat elements [lo, hi) of the pad, or of the slice's operand. Such
 /// an op is a shift of the flat index: element e of the slice is element e + lo of its
 /// operand; element e of the pad is element e - lo of its operand inside the run, zero
-/// outside. (-1, -1) for any other node: its elements are not one run.
+/// outside. A reshape is a shift by 0: (0, its size). (-1, -1) for any other node: its
+/// elements are not one run.
 template <class IR>
 constexpr std::pair<int, int> shifted_run(const IR& r, std::size_t j) {
   const node& n = r.nodes[j];
   const int code = n.op().builtin;
-  if ((code != builtin_code::slice && code != builtin_code::pad) || n.kind != value_kind::real ||
-      r.nodes[static_cast<std::size_t>(r.operand(j, 0))].kind != value_kind::real)
+  if ((code != builtin_code::slice && code != builtin_code::pad && code != builtin_code::reshape) ||
+      n.kind != value_kind::real || r.nodes[static_cast<std::size_t>(r.operand(j, 0))].kind != value_kind::real)
     return {-1, -1};
+  if (code == builtin_code::reshape) return {0, n.size()};
   // attr: axis, begin, end (`slice_attr`); `inner` is the operand's too (only `axis` differs).
   const axis_geometry g = axis_geometry::of(n.dims, n.attr[0]);
   if (g.outer != 1) return {-1, -1};
   return {n.attr[1] * g.inner, n.attr[2] * g.inner};
 }
 
+/// Whether node j is a slice or pad of real numbers along an axis after one of extent more
+/// than 1 (columns of a matrix): `outer` blocks of the axis's elements, each block a run of
+/// the flat index (`shifted_run` is one block).
+template <class IR>
+constexpr bool blocked_shift(const IR& r, std::size_t j) {
+  const node& n = r.nodes[j];
+  const int code = n.op().builtin;
+  return (code == builtin_code::slice || code == builtin_code::pad) && n.kind == value_kind::real &&
+         r.nodes[static_cast<std::size_t>(r.operand(j, 0))].kind == value_kind::real &&
+         axis_geometry::of(n.dims, n.attr[0]).outer > 1;
+}
+
+/// Whether node j broadcasts a tensor of real numbers (more than one element) to its shape:
+/// a map of indices, which the loops that read it apply to its operand's elements.
+template <class IR>
+constexpr bool tensor_broadcast(const IR& r, std::size_t j) {
+  return r.nodes[j].op().builtin == builtin_code::broadcast_in_dim && r.nodes[j].kind == value_kind::real &&
+         r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() > 1;
+}
+
 /// Which nodes of `r` straight-line code computes inside the loops of the nodes that read
-/// them (detail/exec/fusion.hpp) instead of writing them out: a built-in elementwise op, a
-/// slice or a pad that is a shift of the flat index (`shifted_run`), read once by an
-/// elementwise op of its size, by such a slice or pad of at least `fusion_min_elements`, or
-/// by a reduction of every element; a broadcast of one number, or a slice or pad of a value
-/// in memory, read only by such ops (repeating it costs nothing). Neither an output.
+/// them (detail/exec/fusion.hpp) instead of writing them out. A node fuses when every node
+/// that reads it can compute it in its loop: an elementwise op of its size, a shift
+/// (`shifted_run`, `blocked_shift`) of at least `fusion_min_elements`, a reduction
+/// (`fusable_reduction`), or a broadcast of a tensor, which takes only maps of indices over
+/// values in memory. Then
+/// - an elementwise op or a reduction fuses if one node reads it (once or more), and no
+///   broadcast above it would compute it once per copy;
+/// - so does an elementwise op of values in memory whatever reads it (a subtraction of two
+///   broadcasts: recomputing it costs less than storing and loading it);
+/// - a shift fuses if one node reads it, or if it reads a value in memory; a broadcast
+///   (a map of indices over a value in memory, or one number) always.
+/// Never an output.
 template <class IR>
 constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
   constexpr std::size_t N = IR::size;
   std::array<bool, N> inside{};
-  std::vector<char> loop_op(N, 0), shift(N, 0);
+  std::vector<char> loop_op(N, 0), shift(N, 0), reduces(N, 0), bcast(N, 0);
   bool any = false;
   for (std::size_t j = 0; j < N; ++j) {
-    shift[j] = shifted_run(r, j).first >= 0;
-    any = (loop_op[j] = fusable_elementwise(r, j)) || any;
+    shift[j] = shifted_run(r, j).first >= 0 || blocked_shift(r, j);
+    reduces[j] = fusable_reduction(r, j);
+    bcast[j] = r.nodes[j].op().builtin == builtin_code::broadcast_in_dim && r.nodes[j].kind == value_kind::real;
+    any = (loop_op[j] = fusable_elementwise(r, j)) || reduces[j] || any;
   }
   if (!any) return inside;
-  std::vector<int> readers(N, 0);  // reads of each node (twice by one node: twice)
+  // A node read only by maps of indices that end in a broadcast of a tensor: fused, it would
+  // be computed once per copy.
+  std::vector<char> under_broadcast(N, 0);
+  for (std::size_t j = N; j-- > 0;)
+    for (int i = 0; i < r.nodes[j].arity; ++i) {
+      const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
+      if (tensor_broadcast(r, j) || (shift[j] && under_broadcast[j])) under_broadcast[a] = 1;
+    }
+  std::vector<int> reader(N, -1);  // the one node that reads each node, -2 if several
   std::vector<char> other(N, 0);   // read by a node whose loop cannot compute it
   for (std::size_t j = 0; j < N; ++j)
     for (int i = 0; i < r.nodes[j].arity; ++i) {
       const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
-      ++readers[a];
+      reader[a] = reader[a] == -1 || reader[a] == static_cast<int>(j) ? static_cast<int>(j) : -2;
       const bool takes = (loop_op[j] && r.nodes[j].size() == r.nodes[a].size()) ||
-                         (shift[j] && r.nodes[j].size() >= fusion_min_elements) || full_reduction(r, j);
+                         (shift[j] && r.nodes[j].size() >= fusion_min_elements) || reduces[j] || tensor_broadcast(r, j);
       if (!takes) other[a] = 1;
     }
   for (int o : r.outputs)
     if (o >= 0) other[static_cast<std::size_t>(o)] = 1;
-  // Shifts of values that stay in memory (inputs, registers), through shifts: reads at an
-  // offset, as cheap in every reader as one copy would be; each reader fuses them.
-  std::vector<char> shifted_read(N, 0);
-  for (std::size_t j = 0; j < N; ++j)
-    if (shift[j]) {
-      const std::size_t a = static_cast<std::size_t>(r.operand(j, 0));
-      shifted_read[j] = shifted_read[a] || (!loop_op[a] && !shift[a]);
-    }
+  // Nodes (in order) whose elements fused code reads from memory: not fused, or maps of
+  // indices over such.
+  std::vector<char> in_memory(N, 0);
   for (std::size_t j = 0; j < N; ++j) {
-    if (other[j] || readers[j] == 0) continue;
     const node& n = r.nodes[j];
-    const bool scalar_broadcast = n.op().builtin == builtin_code::broadcast_in_dim && n.kind == value_kind::real &&
-                                  r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() == 1;
-    inside[j] = ((loop_op[j] || shift[j]) && readers[j] == 1) || scalar_broadcast || shifted_read[j];
+    const bool index_map = shift[j] || bcast[j];
+    bool reads_memory = true;
+    for (int i = 0; i < n.arity; ++i) reads_memory = reads_memory && in_memory[static_cast<std::size_t>(r.operand(j, i))];
+    if (!other[j] && reader[j] != -1) {
+      if (loop_op[j])
+        inside[j] = !under_broadcast[j] && (reader[j] >= 0 || (reads_memory && n.arity <= 2));
+      else if (reduces[j])
+        inside[j] = !under_broadcast[j] && reader[j] >= 0;
+      else if (shift[j])
+        inside[j] = reader[j] >= 0 || reads_memory;
+      else if (bcast[j])
+        inside[j] = reads_memory;
+    }
+    in_memory[j] = !inside[j] || (index_map && reads_memory);
   }
   return inside;
 }
