@@ -58,7 +58,7 @@ constexpr auto shifted = [](const auto& v, const auto& y) {
 /// Reductions over an axis of a product in memory, inside the loops that read them.
 constexpr auto of_product = [](const auto& a, const auto& b, const auto& v) {
   const auto m = calx::matmul(a, b);  // (40, 12)
-  return std::tuple{calx::sum(m, calx::axis<1>) * 2.0 + v, calx::max(m, calx::axis<1>) - v};
+  return std::tuple{calx::sum(m, calx::axis<1>) * 2.0 + v, calx::max(m, calx::axis<1>) - v, calx::min(m, calx::axis<0>)};
 };
 
 /// Slices and pads along later axes (blocks of the flat index, `blocked_shift`): a
@@ -116,6 +116,14 @@ TEST_CASE("fusion: broadcasts and reductions over an axis", "[tensor][fusion]") 
     return k;
   }();
   STATIC_REQUIRE(reductions_inside == 2);
+  // The min over the rows, an output, is a loop of its own over the product in memory (its
+  // statement folded one number at a time; the loop folds SIMD batches along the rows).
+  constexpr bool min_a_loop = [] {
+    for (std::size_t j = 0; j < p.size; ++j)
+      if (p.nodes[j].op == calx::detail::ref_of<calx::reduce_min_op>()) return calx::detail::fusion_of<p>[j] == fused_role::loop;
+    return false;
+  }();
+  STATIC_REQUIRE(min_a_loop);
   // Slices and pads along later axes fuse: each output one loop (five); x's slices read it
   // in place, exp(m) fuses into its slice. Alone: the two inputs, two constants, and the
   // third output's first piece (a slice, a broadcast and a product of 24 elements, below 32).
@@ -283,8 +291,19 @@ void check_of_product() {
   for (std::size_t e = 0; e < 200; ++e) a.data()[e] = wobble<T>(e, 200, 0.3);
   for (std::size_t e = 0; e < 60; ++e) b.data()[e] = wobble<T>(e, 60, 1.7);
   for (std::size_t e = 0; e < 40; ++e) v.data()[e] = wobble<T>(e, 40, 2.2);
-  const auto [s, m] = calx::trace(of_product, a, b, v)(a, b, v);
+  const auto [s, m, low] = calx::trace(of_product, a, b, v)(a, b, v);
   const double eps = sizeof(T) == 4 ? 4e-6 : 1e-14;
+  auto ab = [&](std::size_t i, std::size_t j) {
+    double ij = 0;
+    for (std::size_t k = 0; k < 5; ++k) ij += double(a.data()[i * 5 + k]) * double(b.data()[k * 12 + j]);
+    return ij;
+  };
+  for (std::size_t j = 0; j < 12; ++j) {
+    double least = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < 40; ++i) least = std::min(least, ab(i, j));
+    INFO("column " << j);
+    CHECK(std::abs(double(low.data()[j]) - least) <= eps * 4 * (std::abs(least) + 1));
+  }
   for (std::size_t i = 0; i < 40; ++i) {
     double sum = 0, scale = 0, best = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < 12; ++j) {

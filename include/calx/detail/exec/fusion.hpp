@@ -60,6 +60,9 @@ constexpr std::array<fused_role, IR::size> fusion_plan(const IR& r) {
     } else {
       for (int i = 0; i < r.nodes[j].arity; ++i)
         if (inside[static_cast<std::size_t>(r.operand(j, i))]) role[j] = fused_role::loop;
+      // A reduction over one axis of a value in memory: the fused loop folds it in SIMD
+      // batches (`fused_value`), where its own statement folds one number at a time.
+      if (fusable_reduction(r, j) && r.nodes[j].attr[0] >= 0) role[j] = fused_role::loop;
     }
   return role;
 }
