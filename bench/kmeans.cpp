@@ -161,7 +161,8 @@ template <class T>
     for (std::size_t b = 1; b < tr::nb; ++b) m = xsimd::min(m, d2[b]);
     const T best = tr::lane_min(m);
     total += best;
-    const T* lanes = reinterpret_cast<const T*>(d2);
+    alignas(64) T lanes[tr::nb * tr::W];
+    for (std::size_t b = 0; b < tr::nb; ++b) d2[b].store_aligned(lanes + b * tr::W);
     std::size_t k = 0;
     while (lanes[k] != best) ++k;
     // d/dc |p - c|^2 = 2 (c - p), on the nearest centroid's row.

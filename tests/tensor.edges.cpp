@@ -257,4 +257,25 @@ TEST_CASE("compound assignment on tensors: t op= b is t = t op b, b broadcast to
   STATIC_REQUIRE(std::is_same_v<decltype(m += x), tensor<double, 2, 3>&>);
 }
 
+TEST_CASE("an element written through t(i, j) reads the number written", "[tensor][element]") {
+  tensor<double, 2, 3> m;
+  for (std::size_t k = 0; k < 6; ++k) m[k] = static_cast<double>(k);
+  const double a = (m(1, 2) = 7.5);  // the assignment's value is the new number, not the old 5
+  CHECK(a == 7.5);
+  CHECK(m[5] == 7.5);
+  auto e = m(0, 1);
+  e += 2.0;  // 1 + 2
+  CHECK(double(e) == 3.0);
+  CHECK(m[1] == 3.0);
+  e *= 4.0;  // reads the number just written: 3 * 4, not 1 * 4
+  CHECK(m[1] == 12.0);
+  CHECK(double(calx::tensor<double>(e)) == 12.0);  // the rank-0 tensor it is holds it too
+  m[1] = -1.0;  // a write past the proxy: reading it as a number sees it
+  CHECK(double(e) == -1.0);
+  m(0, 0) = m(1, 2);  // proxy to proxy: the number, not the proxy
+  CHECK(m[0] == 7.5);
+  m(1, 2) = 0.0;
+  CHECK(m[0] == 7.5);
+}
+
 }  // namespace

@@ -172,8 +172,13 @@ class tensor_element : public tensor<T> {
       : tensor<T>(t.element_at(k)), target_(t.is_traced() ? nullptr : &t[k]) {}
   constexpr tensor_element& operator=(T v) {
     target() = v;
+    // This proxy is also a rank-0 tensor holding the element's number (what calx ops read):
+    // keep that copy current, so `a = (t(i) = v)` and `t(i) += v` read the number written.
+    if (target_ != nullptr) tensor<T>::operator[](0) = v;
     return *this;
   }
+  /// The element's number now (a write through `t[k]` after this proxy was made included).
+  constexpr operator T() const { return target_ != nullptr ? *target_ : static_cast<const tensor<T>&>(*this).operator T(); }
   constexpr tensor_element(const tensor_element&) = default;  // the same element
   constexpr tensor_element& operator=(const tensor_element& o) { return *this = static_cast<T>(o); }
   constexpr tensor_element& operator+=(T v) { return *this = target() + v; }

@@ -62,7 +62,7 @@ constexpr std::array<fused_role, IR::size> fusion_plan(const IR& r) {
         if (inside[static_cast<std::size_t>(r.operand(j, i))]) role[j] = fused_role::loop;
       // A reduction over one axis of a value in memory: the fused loop folds it in SIMD
       // batches (`fused_value`), where its own statement folds one number at a time.
-      if (fusable_reduction(r, j) && r.nodes[j].attr[0] >= 0) role[j] = fused_role::loop;
+      if (axis_reduction(r, j)) role[j] = fused_role::loop;
     }
   return role;
 }
@@ -275,8 +275,8 @@ CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e
       return fused_operand<IR, A, V, 0, from.size()>(get, src);
     } else {
       // src = e modulo `kept`: aligned as e is where M divides it.
-      constexpr int W = static_cast<int>(V::size), src_m = broadcast_runs::of(from, to).kept % M == 0 ? M : 1;
       constexpr broadcast_runs runs = broadcast_runs::of(from, to);
+      constexpr int W = static_cast<int>(V::size), src_m = runs.kept % M == 0 ? M : 1;
       if constexpr (runs.kept >= W) {
         if constexpr (runs.kept % W == 0 && M % W == 0) return fused_operand<IR, A, V, 0, from.size(), src_m>(get, src);
         if (e % runs.kept <= runs.kept - W) return fused_operand<IR, A, V, 0, from.size(), src_m>(get, src);

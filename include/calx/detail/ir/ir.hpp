@@ -278,6 +278,12 @@ constexpr bool full_reduction(const IR& r, std::size_t j) {
   return fusable_reduction(r, j) && r.nodes[j].attr[0] < 0;
 }
 
+/// Whether node j reduces its operand over one axis (`fusable_reduction`, attr[0] the axis).
+template <class IR>
+constexpr bool axis_reduction(const IR& r, std::size_t j) {
+  return fusable_reduction(r, j) && r.nodes[j].attr[0] >= 0;
+}
+
 /// Where a slice or pad (attributes axis, begin, end) whose axes before `axis` all have
 /// extent 1 puts its run: flat elements [lo, hi) of the pad, or of the slice's operand. Such
 /// an op is a shift of the flat index: element e of the slice is element e + lo of its
@@ -335,12 +341,13 @@ template <class IR>
 constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
   constexpr std::size_t N = IR::size;
   std::array<bool, N> inside{};
-  std::vector<char> loop_op(N, 0), shift(N, 0), reduces(N, 0), bcast(N, 0);
+  std::vector<char> loop_op(N, 0), shift(N, 0), reduces(N, 0), bcast(N, 0), tensor_bcast(N, 0);
   bool any = false;
   for (std::size_t j = 0; j < N; ++j) {
     shift[j] = shifted_run(r, j).first >= 0 || blocked_shift(r, j);
     reduces[j] = fusable_reduction(r, j);
     bcast[j] = r.nodes[j].op().builtin == builtin_code::broadcast_in_dim && r.nodes[j].kind == value_kind::real;
+    tensor_bcast[j] = tensor_broadcast(r, j);
     any = (loop_op[j] = fusable_elementwise(r, j)) || reduces[j] || any;
   }
   if (!any) return inside;
@@ -350,7 +357,7 @@ constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
   for (std::size_t j = N; j-- > 0;)
     for (int i = 0; i < r.nodes[j].arity; ++i) {
       const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
-      if (tensor_broadcast(r, j) || (shift[j] && under_broadcast[j])) under_broadcast[a] = 1;
+      if (tensor_bcast[j] || (shift[j] && under_broadcast[j])) under_broadcast[a] = 1;
     }
   std::vector<int> reader(N, -1);  // the one node that reads each node, -2 if several
   std::vector<char> other(N, 0);   // read by a node whose loop cannot compute it
@@ -359,7 +366,7 @@ constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
       const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
       reader[a] = reader[a] == -1 || reader[a] == static_cast<int>(j) ? static_cast<int>(j) : -2;
       const bool takes = (loop_op[j] && r.nodes[j].size() == r.nodes[a].size()) ||
-                         (shift[j] && r.nodes[j].size() >= fusion_min_elements) || reduces[j] || tensor_broadcast(r, j);
+                         (shift[j] && r.nodes[j].size() >= fusion_min_elements) || reduces[j] || tensor_bcast[j];
       if (!takes) other[a] = 1;
     }
   for (int o : r.outputs)
