@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <limits>
 #include <tuple>
+#include <utility>
 
 namespace {
 
@@ -76,6 +77,39 @@ void check_size() {
   CHECK(std::isnan(double(zs)));
   CHECK(std::isnan(double(zmx)));
   CHECK(std::isnan(double(zmn)));
+  // Folds of max and min on batches take the instruction's max and test a sum for NaN, then
+  // fold with the kernel where the sum is NaN (fold_batches): a NaN in the first batches, the
+  // loop, the last batch, the tail; +inf and -inf together (a NaN sum, no NaN); of a value in
+  // memory and of a computed one (a fused operand). Against a NaN-propagating fold in double.
+  const auto reduce2 = [](const auto& a) { return std::tuple{calx::max(a), calx::min(a), calx::max(a * 2.0), calx::min(a * 2.0)}; };
+  const auto check_extrema = [&](const X& v) {
+    double want_mx = double(v[0]), want_mn = double(v[0]);
+    for (std::size_t e = 0; e < N; ++e) {
+      const double ve = double(v[e]);
+      want_mx = std::isnan(want_mx) || std::isnan(ve) ? std::numeric_limits<double>::quiet_NaN() : std::max(want_mx, ve);
+      want_mn = std::isnan(want_mn) || std::isnan(ve) ? std::numeric_limits<double>::quiet_NaN() : std::min(want_mn, ve);
+    }
+    const auto [a, b, c, d] = calx::trace(reduce2, v)(v);
+    const auto same = [](double got, double want) { return std::isnan(want) ? std::isnan(got) : got == want; };
+    CHECK(same(double(a), want_mx));
+    CHECK(same(double(b), want_mn));
+    CHECK(same(double(c), 2 * want_mx));
+    CHECK(same(double(d), 2 * want_mn));
+  };
+  constexpr std::size_t W = xsimd::batch<T>::size;
+  constexpr T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  for (const std::size_t p : {std::size_t{0}, W - 1, 4 * W, N / 2, N / (4 * W) * (4 * W) - 1, N - 1}) {
+    if (p >= N) continue;
+    const std::size_t q = N - 1 - p;
+    INFO("at " << p << " and " << q << " of " << N);
+    for (const auto& [at_p, at_q] : {std::pair{nan, T(0)}, {nan, inf}, {inf, T(0)}, {inf, -inf}, {-inf, nan}}) {
+      INFO(double(at_p) << " and " << double(at_q));
+      z = x;
+      z[q] = at_q;
+      z[p] = at_p;
+      check_extrema(z);
+    }
+  }
   // Slices and concatenate (pads and an add), exactly.
   if constexpr (N >= 3) {
     const auto shift = [](const auto& a, const auto& b) {

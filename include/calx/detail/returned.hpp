@@ -9,6 +9,10 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
@@ -30,6 +34,14 @@ template <class R, class Fill>
   requires requires { R(unset_t{}); }
 CALX_HOST_DEVICE CALX_INLINE constexpr R returned_written(const Fill& fill) {
   R r(unset_t{});
+  fill(r);
+  return r;
+}
+/// A pair of a number and such a `R` (value_and_grad's): the same.
+template <class R, class Fill>
+  requires requires { typename R::second_type; } && std::is_constructible_v<typename R::second_type, unset_t>
+CALX_HOST_DEVICE CALX_INLINE constexpr R returned_written(const Fill& fill) {
+  R r(std::piecewise_construct, std::tuple<>{}, std::tuple<unset_t>{});
   fill(r);
   return r;
 }

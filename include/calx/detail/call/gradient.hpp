@@ -217,7 +217,7 @@ struct derivative_transform {
         }
       });
     } else if constexpr (!Aux) {  // value_and_grad: (value, derivative), both written in place
-      return returned<std::pair<L, Result>>([&](std::pair<L, Result>& r) {
+      return returned_written<std::pair<L, Result>>([&](std::pair<L, Result>& r) {
         rebind_t<typename C::output_tree, L> primal{};
         const auto out = results_in_place<L>(primal, r.second);
         run_into<Source>(arguments_in_place<L>(a...), out);

@@ -169,28 +169,6 @@ struct broadcast_runs {
 };
 
 #ifndef __CUDA_ARCH__
-/// The fold of `Traits::kernel` over the N numbers at `l`, as a tree (halves, quarters,
-/// ...): log2(N) dependent steps, not N - 1.
-template <class Traits, int N, class T>
-CALX_INLINE T fold_tree(const T* l) {
-  if constexpr (N == 1)
-    return l[0];
-  else
-    return Traits::kernel(fold_tree<Traits, N / 2>(l), fold_tree<Traits, N - N / 2>(l + N / 2));
-}
-
-/// The fold of `Traits::kernel` over the lanes of a batch (a sum: xsimd's `hadd`).
-template <class Traits, class T, class A>
-CALX_INLINE T fold_lanes(const xsimd::batch<T, A>& b) {
-  if constexpr (std::is_same_v<Traits, op_traits<add_op>>) {
-    return xsimd::hadd(b);
-  } else {
-    alignas(64) T lanes[xsimd::batch<T, A>::size];
-    b.store_aligned(lanes);
-    return fold_tree<Traits, static_cast<int>(xsimd::batch<T, A>::size)>(lanes);
-  }
-}
-
 /// The fold of `Traits::kernel` over N elements as `fold_batches`, for N of one batch or
 /// more: one accumulator where N is under four batches (a row of a reduction over its last
 /// axis).
