@@ -162,12 +162,24 @@ constexpr std::array<int, IR::size> direct_outputs(const IR& r) {
 template <const auto& IR>
 inline constexpr auto direct_output = direct_outputs(IR);
 
+/// A loop's writer and the writer of the reduction that it folds (`loop_folds`): `folded`.
+template <class Own, class Fold>
+struct folding_writer : Own {
+  Fold folded;
+};
+
 /// Node J's writer: its register, or its output (`direct_output`): `out[K]` (pointers per
-/// output) or `out + offset` (`Values`: the outputs' numbers one after another).
-template <const auto& IR, std::size_t J, bool Values, class Regs, class Out>
+/// output) or `out + offset` (`Values`: the outputs' numbers one after another); with the
+/// writer of the reduction its loop folds (`loop_fold_of`).
+template <const auto& IR, std::size_t J, bool Values, bool Fold = true, class Regs, class Out>
 CALX_HOST_DEVICE CALX_INLINE auto writer_of(Regs& r, const Out& out) {
   constexpr int K = direct_output<IR>[J];
-  if constexpr (K < 0)
+  if constexpr (Fold && loop_fold_of<IR>[J] >= 0) {
+    using Own = decltype(writer_of<IR, J, Values, false>(r, out));
+    using Folded = decltype(writer_of<IR, static_cast<std::size_t>(loop_fold_of<IR>[J]), Values, false>(r, out));
+    return folding_writer<Own, Folded>{writer_of<IR, J, Values, false>(r, out),
+                                       writer_of<IR, static_cast<std::size_t>(loop_fold_of<IR>[J]), Values, false>(r, out)};
+  } else if constexpr (K < 0)
     return register_writer<Regs, IR.nodes[J].kind == value_kind::boolean>{r, std::integral_constant<int, IR.nodes[J].slot>::value};
   else if constexpr (Values)
     return output_writer<std::remove_pointer_t<Out>>{out + IR.output_offset[static_cast<std::size_t>(K)]};
@@ -175,9 +187,9 @@ CALX_HOST_DEVICE CALX_INLINE auto writer_of(Regs& r, const Out& out) {
     return output_writer<std::remove_pointer_t<std::remove_cvref_t<decltype(out[0])>>>{out[K]};
 }
 
-/// The order of `IR`'s statements (see `straight_line_order`), which its registers assume.
+/// The order of `IR`'s statements (see `straight_line_statements`), which its registers assume.
 template <const auto& IR>
-inline constexpr auto statement_order = straight_line_order(IR);
+inline constexpr auto statement_order = straight_line_statements(IR, fused_inside(IR));
 
 /// The statements at positions Base + P... of `statement_order`, as one fold of statement
 /// calls (`statement_of`): a node is one function for the compiler to instantiate, not two

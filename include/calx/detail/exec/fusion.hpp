@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -39,9 +40,10 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// What fusion makes of a node: run as it is, computed inside its readers' loops, or a loop
-/// that computes fused operands.
-enum class fused_role : unsigned char { alone, inside, loop };
+/// What fusion makes of a node: run as it is, computed inside its readers' loops, a loop
+/// that computes fused operands, or a reduction of every element that its operand's loop
+/// folds (`loop_folds`).
+enum class fused_role : unsigned char { alone, inside, loop, folded };
 
 /// Each node's `fused_role` in straight-line code of program `r`, as `allocate_slots` laid
 /// out its registers: it gave every node a register but the fused ones (`fusion_inside`),
@@ -52,8 +54,7 @@ constexpr std::array<fused_role, IR::size> fusion_plan(const IR& r) {
   std::array<fused_role, IR::size> role{};
   for (auto& x : role) x = fused_role::alone;
   if (r.real_slots == 0) return role;  // no straight-line registers: nothing fused
-  std::array<bool, IR::size> inside{};
-  for (std::size_t j = 0; j < IR::size; ++j) inside[j] = r.nodes[j].slot < 0 && !r.nodes[j].is_input();
+  const std::array<bool, IR::size> inside = fused_inside(r);
   for (std::size_t j = 0; j < IR::size; ++j)
     if (inside[j]) {
       role[j] = fused_role::inside;
@@ -64,11 +65,17 @@ constexpr std::array<fused_role, IR::size> fusion_plan(const IR& r) {
       // batches (`fused_value`), where its own statement folds one number at a time.
       if (axis_reduction(r, j)) role[j] = fused_role::loop;
     }
+  for (int f : loop_folds(r, inside))
+    if (f >= 0) role[static_cast<std::size_t>(f)] = fused_role::folded;
   return role;
 }
 
 template <const auto& IR>
 inline constexpr auto fusion_of = fusion_plan(IR);
+
+/// For each node, the reduction its loop folds (`loop_folds`), or -1.
+template <const auto& IR>
+inline constexpr auto loop_fold_of = loop_folds(IR, fused_inside(IR));
 
 /// Where the pads inside loop J (`shifted_run`) start and end, as J's elements: between
 /// two neighbouring cuts each pad is all inside its run or all outside it, which the loop's
@@ -381,6 +388,32 @@ CALX_INLINE void fused_segment(const Get& get, T* __restrict out) {
   for (int e = full; e < Hi; ++e) out[e] = fused_value<IR, J, T, Lo, Hi>(get, e);
 }
 
+/// The same folding every element into `acc` (batches) and `one` (single elements) with
+/// `Fold::kernel`, for the reduction the loop folds (`loop_folds`).
+template <const auto& IR, std::size_t J, int Lo, int Hi, class Fold, class T, class Get>
+CALX_INLINE void fused_segment_fold(const Get& get, T* __restrict out, xsimd::batch<T>& acc, T& one) {
+  using B = xsimd::batch<T>;
+  constexpr int W = static_cast<int>(B::size), first = (Lo + W - 1) / W * W < Hi ? (Lo + W - 1) / W * W : Hi,
+                full = first + (Hi - first) / W * W;
+  for (int e = Lo; e < first; ++e) one = Fold::kernel(one, out[e] = fused_value<IR, J, T, Lo, Hi>(get, e));
+  for (int e = first; e < full; e += W) {
+    const B v = fused_value<IR, J, B, Lo, Hi, W>(get, e);
+    v.store_unaligned(out + e);
+    acc = Fold::kernel(acc, v);
+  }
+  for (int e = full; e < Hi; ++e) one = Fold::kernel(one, out[e] = fused_value<IR, J, T, Lo, Hi>(get, e));
+}
+
+/// What a fold starts from: -0 for a sum (-0 + x is x, -0 included), -inf for a max,
+/// +inf for a min.
+template <class Fold, class T>
+constexpr T fold_start() {
+  if constexpr (!requires { Fold::extremum_is_max; })
+    return T(-0.0);
+  else
+    return Fold::extremum_is_max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+}
+
 /// Loop J over numbers in memory: `out[e]` for every element, segment by segment
 /// (`cuts_of`).
 template <const auto& IR, std::size_t J, class T, class Get, std::size_t... S>
@@ -402,6 +435,30 @@ template <const auto& IR, std::size_t J, class T, class Get>
   fused_loop<IR, J, T>(own, out);
 }
 
+/// `fused_loop_call` that also folds every element with reduction R's op, and returns that
+/// fold: one pass where the loop wrote J and the reduction read it back.
+template <const auto& IR, std::size_t J, std::size_t R, class T, class Get, std::size_t... S>
+[[gnu::noinline]] T fused_loop_fold_call(const Get& get, T* __restrict out, std::index_sequence<S...>) {
+  using Fold = fold_traits<IR, R>;
+  const Get own = get;  // as fused_loop_call
+  constexpr const loop_cuts& c = cuts_of<IR, J>;
+  xsimd::batch<T> acc(fold_start<Fold, T>());
+  T one = fold_start<Fold, T>();
+  (fused_segment_fold<IR, J, c.at[S], c.at[S + 1], Fold, T>(own, out, acc, one), ...);
+  return Fold::kernel(fold_lanes<Fold>(acc), one);
+}
+
+/// Whether loop J runs as `fused_loop_call` on numbers of type T, so that it can fold a
+/// reduction of its elements (`loop_fold_of`): the reduction's statement then does nothing.
+template <const auto& IR, std::size_t J, class T>
+constexpr bool loop_call_runs() {
+#ifndef __CUDA_ARCH__
+  if constexpr (std::is_floating_point_v<T>)
+    return IR.nodes[J].kind == value_kind::real && IR.nodes[J].size() >= 8 * static_cast<int>(xsimd::batch<T>::size);
+#endif
+  return false;
+}
+
 /// Reduction J of its fused operand X's elements, numbers, out of line as `fused_loop_call`.
 template <const auto& IR, std::size_t J, std::size_t X, class T, class Get>
 [[gnu::noinline]] T fused_fold(const Get& get) {
@@ -418,7 +475,11 @@ template <const auto& IR, std::size_t J, std::size_t X, class T, class Get>
 struct fused_statement {
   template <const auto& IR, std::size_t J, class Get, class Put>
   CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
-    if constexpr (fusion_of<IR>[J] == fused_role::loop && full_reduction(IR, J)) {
+    constexpr fused_role role = fusion_of<IR>[J];
+    if constexpr (role == fused_role::folded &&
+                  loop_call_runs<IR, static_cast<std::size_t>(IR.operand(J, 0)), std::remove_pointer_t<decltype(put.address())>>()) {
+      // Its operand's loop wrote it.
+    } else if constexpr ((role == fused_role::loop || role == fused_role::folded) && full_reduction(IR, J)) {
       constexpr std::size_t X = static_cast<std::size_t>(IR.operand(J, 0));
       using T = std::remove_pointer_t<decltype(put.address())>;  // the program's numbers
 #ifndef __CUDA_ARCH__
@@ -430,13 +491,16 @@ struct fused_statement {
       constexpr shape in = IR.nodes[X].dims;  // a constant: device code may not read IR
       reduce_loop(in, -1, [&](int e) { return fused_value<IR, X, T, 0, in.size()>(get, e); }, put,
                   [](const T& acc, const T& v) { return fold_traits<IR, J>::kernel(acc, v); });
-    } else if constexpr (fusion_of<IR>[J] == fused_role::loop) {
+    } else if constexpr (role == fused_role::loop) {
       using T = std::remove_pointer_t<decltype(put.address())>;  // the program's numbers
       constexpr int size = IR.nodes[J].size();
 #ifndef __CUDA_ARCH__
       // Numbers (not SIMD lanes of samples), a real result (a mask's loop: one by one).
       if constexpr (std::is_floating_point_v<T> && IR.nodes[J].kind == value_kind::real) {
-        if constexpr (size >= 8 * static_cast<int>(xsimd::batch<T>::size))
+        if constexpr (loop_call_runs<IR, J, T>() && loop_fold_of<IR>[J] >= 0)
+          put.folded(0, fused_loop_fold_call<IR, J, static_cast<std::size_t>(loop_fold_of<IR>[J]), T>(
+                            get, put.address(), std::make_index_sequence<static_cast<std::size_t>(cuts_of<IR, J>.n - 1)>{}));
+        else if constexpr (loop_call_runs<IR, J, T>())
           fused_loop_call<IR, J, T>(get, put.address());
         else
           fused_loop<IR, J, T>(get, put.address());

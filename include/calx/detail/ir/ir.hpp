@@ -394,7 +394,58 @@ constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
   return inside;
 }
 
-/// Straight-line codegen's registers: one stage, in `straight_line_order`; fused nodes
+/// For each node j, the reduction of every element (`full_reduction`) that j's own loop folds
+/// as it writes j, or -1: j is a loop of fused code (a real node in memory that reads a fused
+/// node, or a reduction over one axis), not an input, and the reduction is its first such
+/// reader. logsumexp's gradient writes `exp(x - max)` and sums it: one pass, not two.
+/// `inside`: which nodes are fused (`fusion_inside`, or `fused_inside` once allocated).
+template <class IR, class Inside>
+constexpr std::array<int, IR::size> loop_folds(const IR& r, const Inside& inside) {
+  std::array<int, IR::size> by{};
+  for (int& b : by) b = -1;
+  for (std::size_t j = 0; j < IR::size; ++j) {
+    if (!full_reduction(r, j) || inside[j]) continue;
+    const std::size_t a = static_cast<std::size_t>(r.operand(j, 0));
+    const node& n = r.nodes[a];
+    if (inside[a] || n.is_input() || n.kind != value_kind::real || by[a] >= 0) continue;
+    bool loop = axis_reduction(r, a);
+    for (int i = 0; i < n.arity; ++i) loop = loop || inside[static_cast<std::size_t>(r.operand(a, i))];
+    if (loop) by[a] = static_cast<int>(j);
+  }
+  return by;
+}
+
+/// `straight_line_order` with each reduction that a loop folds (`loop_folds`) right after
+/// that loop's node (it reads nothing else): the loop writes the reduction's register when
+/// it ends, and no value that lives between the two can hold that register.
+template <class IR, class Inside>
+constexpr std::array<int, IR::size> straight_line_statements(const IR& r, const Inside& inside) {
+  const std::array<int, IR::size> order = straight_line_order(r);
+  const std::array<int, IR::size> folds = loop_folds(r, inside);
+  std::vector<char> folded(IR::size, 0);
+  for (int f : folds)
+    if (f >= 0) folded[static_cast<std::size_t>(f)] = 1;
+  std::array<int, IR::size> out{};
+  std::size_t p = 0;
+  for (int j : order) {
+    if (folded[static_cast<std::size_t>(j)]) continue;
+    out[p++] = j;
+    if (folds[static_cast<std::size_t>(j)] >= 0) out[p++] = folds[static_cast<std::size_t>(j)];
+  }
+  return out;
+}
+
+/// Which nodes straight-line code computes inside other nodes' loops, read back from the
+/// registers `allocate_slots` gave (`fusion_inside`): none without real registers.
+template <class IR>
+constexpr std::array<bool, IR::size> fused_inside(const IR& r) {
+  std::array<bool, IR::size> inside{};
+  if (r.real_slots == 0) return inside;
+  for (std::size_t j = 0; j < IR::size; ++j) inside[j] = r.nodes[j].slot < 0 && !r.nodes[j].is_input();
+  return inside;
+}
+
+/// Straight-line codegen's registers: one stage, in `straight_line_statements`; fused nodes
 /// (`fusion_inside`) none, nor real inputs, which straight-line code reads where the caller
 /// keeps them (`register_reader`): their registers were stack nothing used (RK4 on
 /// 1000-vectors: 2000 of 7000 floats).
@@ -403,7 +454,7 @@ constexpr void allocate_slots(IR& r) {
   std::vector<char> output(IR::size, 0);
   for (int o : r.outputs) output[static_cast<std::size_t>(o)] = 1;
   const std::array<bool, IR::size> inside = fusion_inside(r);
-  const std::array<int, IR::size> order = straight_line_order(r);
+  const std::array<int, IR::size> order = straight_line_statements(r, inside);
   allocate_registers(
       r, [&](std::size_t p) { return static_cast<std::size_t>(order[p]); }, [](std::size_t) { return 0; },
       [](std::size_t) { return true; },
