@@ -384,23 +384,26 @@ TEST_CASE("fusion: slices and pads compute the math", "[tensor][fusion]") {
 
 // A loop whose elements are also reduced whole: the loop folds the reduction as it writes
 // them (`loop_folds`), softmax's `e = exp(x - max)`, `s = sum(e)`, `e / s`; with a max and a
-// min, and through the pads of a concatenate (the loop in segments).
+// min, and through the pads of a concatenate (the loop in segments). N = 40 in f32 with AVX
+// (8 lanes) is under the out-of-line loop's eight batches: the reductions then read the
+// loops' results (with SSE's 4 lanes every loop here folds).
+template <std::size_t N>
 constexpr auto folded = [](const auto& x) {
   const auto e = calx::exp(x - calx::max(x));
   const auto s = calx::sum(e);
   const auto t = x * 3.0 - 1.0;
-  const auto c = calx::concatenate(calx::slice<0, 3>(x) * 2.0, calx::slice<3, 70>(x) + 1.0);
+  const auto c = calx::concatenate(calx::slice<0, 3>(x) * 2.0, calx::slice<3, N>(x) + 1.0);
   return std::tuple{e * (1.0 / s), s, t + calx::max(t), calx::min(t), c * calx::sum(c)};
 };
 
-template <class T>
+template <class T, std::size_t N>
 void check_folded() {
-  using X = calx::tensor<T, 70>;
-  X x = ramp<T, 70>(0.25);
-  const auto [p, s, u, mn, cc] = calx::trace(folded, x)(x);
+  using X = calx::tensor<T, N>;
+  X x = ramp<T, N>(0.25);
+  const auto [p, s, u, mn, cc] = calx::trace(folded<N>, x)(x);
   double m = -1e300, want_s = 0, mt = -1e300, want_mn = 1e300, sc = 0;
-  for (std::size_t e = 0; e < 70; ++e) m = std::max(m, double(x[e]));
-  for (std::size_t e = 0; e < 70; ++e) {
+  for (std::size_t e = 0; e < N; ++e) m = std::max(m, double(x[e]));
+  for (std::size_t e = 0; e < N; ++e) {
     const double t = 3.0 * double(x[e]) - 1.0;
     want_s += std::exp(double(x[e]) - m);
     mt = std::max(mt, t);
@@ -409,18 +412,18 @@ void check_folded() {
   }
   CHECK(close<T>(s, want_s));
   CHECK(double(mn) == Approx(want_mn).epsilon(1e-6));
-  for (std::size_t e = 0; e < 70; ++e) {
+  for (std::size_t e = 0; e < N; ++e) {
     CHECK(close<T>(p[e], std::exp(double(x[e]) - m) / want_s));
     CHECK(close<T>(u[e], 3.0 * double(x[e]) - 1.0 + mt));
     CHECK(close<T>(cc[e], (e < 3 ? 2.0 * double(x[e]) : double(x[e]) + 1.0) * sc));
   }
   // A NaN reaches the folded max and min; +inf the sum.
-  x[40] = std::numeric_limits<T>::quiet_NaN();
-  const auto [p2, s2, u2, mn2, cc2] = calx::trace(folded, x)(x);
+  x[N / 2] = std::numeric_limits<T>::quiet_NaN();
+  const auto [p2, s2, u2, mn2, cc2] = calx::trace(folded<N>, x)(x);
   CHECK(std::isnan(double(u2[0])));
   CHECK(std::isnan(double(mn2)));
-  x[40] = std::numeric_limits<T>::infinity();
-  const auto [p3, s3, u3, mn3, cc3] = calx::trace(folded, x)(x);
+  x[N / 2] = std::numeric_limits<T>::infinity();
+  const auto [p3, s3, u3, mn3, cc3] = calx::trace(folded<N>, x)(x);
   CHECK(std::isinf(double(cc3[0])));
 }
 
@@ -428,12 +431,14 @@ TEST_CASE("fusion: a loop folds a reduction of its own elements", "[tensor][fusi
   // s, max(t) and sum(c) are folded by the loops of e, t and c (t is read by `t + max(t)`
   // too, so it is written); min(t) is not (a loop folds one reduction), nor the max of x
   // (an input).
-  constexpr auto& r = roles<decltype(folded), calx::tensor<double, 70>>;
+  constexpr auto& r = roles<decltype(folded<70>), calx::tensor<double, 70>>;
   STATIC_REQUIRE(count_role(r, fused_role::folded) == 3);
-  constexpr auto& pf = program<decltype(folded), calx::tensor<float, 70>>;
+  constexpr auto& pf = program<decltype(folded<40>), calx::tensor<float, 40>>;
   STATIC_REQUIRE(count_role(calx::detail::fusion_of<pf>, fused_role::folded) == 3);
-  check_folded<double>();
-  check_folded<float>();
+  check_folded<double, 70>();
+  check_folded<float, 70>();
+  check_folded<double, 40>();
+  check_folded<float, 40>();
 }
 
 }  // namespace

@@ -459,19 +459,22 @@ constexpr bool loop_call_runs() {
   return false;
 }
 
-/// Reduction J of its fused operand X's elements, numbers, out of line as `fused_loop_call`.
+/// Reduction J of its operand X's elements, numbers, out of line as `fused_loop_call`: X
+/// computed here (fused), or read (a loop's result whose fold did not run in the loop).
 template <const auto& IR, std::size_t J, std::size_t X, class T, class Get>
 [[gnu::noinline]] T fused_fold(const Get& get) {
-  return fold_batches<fold_traits<IR, J>, IR.nodes[X].size(), T>(
-      [&](int e) { return fused_value<IR, X, xsimd::batch<T>, 0, IR.nodes[X].size(), xsimd::batch<T>::size>(get, e); },
-      [&](int e) { return fused_value<IR, X, T, 0, IR.nodes[X].size()>(get, e); });
+  constexpr int A = static_cast<int>(X), size = IR.nodes[X].size();
+  return fold_batches<fold_traits<IR, J>, size, T>(
+      [&](int e) { return fused_operand<IR, A, xsimd::batch<T>, 0, size, xsimd::batch<T>::size>(get, e); },
+      [&](int e) { return fused_operand<IR, A, T, 0, size>(get, e); });
 }
 #endif
 
 /// Node J's statement where fusion touches it: nothing for a fused node, one loop for a
 /// loop; on numbers in memory on the host, xsimd batches of elements. A reduction's loop
 /// folds its operand's elements as it computes them (four batches of partial results, as
-/// `reduce_batches`; left to right where fewer).
+/// `reduce_batches`; left to right where fewer). A folded reduction: nothing where its
+/// operand's loop folded it (`loop_call_runs`), else that fold over the operand in memory.
 struct fused_statement {
   template <const auto& IR, std::size_t J, class Get, class Put>
   CALX_HOST_DEVICE static CALX_INLINE void statement(const Get& get, const Put& put) {
@@ -489,7 +492,7 @@ struct fused_statement {
       }
 #endif
       constexpr shape in = IR.nodes[X].dims;  // a constant: device code may not read IR
-      reduce_loop(in, -1, [&](int e) { return fused_value<IR, X, T, 0, in.size()>(get, e); }, put,
+      reduce_loop(in, -1, [&](int e) { return fused_operand<IR, static_cast<int>(X), T, 0, in.size()>(get, e); }, put,
                   [](const T& acc, const T& v) { return fold_traits<IR, J>::kernel(acc, v); });
     } else if constexpr (role == fused_role::loop) {
       using T = std::remove_pointer_t<decltype(put.address())>;  // the program's numbers
