@@ -138,8 +138,13 @@ CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e
 template <const auto& IR, int A, class V, int Lo, int Hi, int M = 1, class Get>
 CALX_HOST_DEVICE CALX_INLINE fused_t<IR, static_cast<std::size_t>(A), V> fused_operand(const Get& get, int e) {
   using R = fused_t<IR, static_cast<std::size_t>(A), V>;
+  constexpr node a = IR.nodes[static_cast<std::size_t>(A)];
   if constexpr (fusion_of<IR>[static_cast<std::size_t>(A)] == fused_role::inside)
     return fused_value<IR, static_cast<std::size_t>(A), V, Lo, Hi, M>(get, e);
+  else if constexpr (a.op().builtin == builtin_code::constant && a.kind == value_kind::real && a.size() == 1)
+    // A constant of the code, not its register (which a store through the loop's result
+    // might change, for all g++ knows: it loaded and broadcast it again every batch).
+    return R(static_cast<lane_t<R>>(a.value));
   else if constexpr (std::is_same_v<R, std::remove_cvref_t<decltype(get(operand_c<A>{}, e))>>)
     return get(operand_c<A>{}, e);
   else if constexpr (std::is_lvalue_reference_v<decltype(get(operand_c<A>{}, e))>)
@@ -249,7 +254,11 @@ CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e
   constexpr node n = IR.nodes[J];
   if constexpr (n.op().builtin == builtin_code::broadcast_in_dim &&
                 IR.nodes[static_cast<std::size_t>(IR.operand(J, 0))].size() == 1) {
-    return V(get(operand_c<IR.operand(J, 0)>{}, 0));
+    constexpr node a = IR.nodes[static_cast<std::size_t>(IR.operand(J, 0))];
+    if constexpr (a.op().builtin == builtin_code::constant && a.kind == value_kind::real)
+      return V(static_cast<lane_t<V>>(a.value));  // see `fused_operand`
+    else
+      return V(get(operand_c<IR.operand(J, 0)>{}, 0));
   } else if constexpr (n.op().builtin == builtin_code::broadcast_in_dim) {
     // Element e is the operand's element `broadcast_source_index`; W elements from e are W
     // of the operand's, or one repeated, where they lie in one run (`broadcast_runs`).
@@ -426,13 +435,28 @@ CALX_INLINE void fused_loop(const Get& get, T* __restrict out) {
   fused_loop<IR, J, T>(get, out, std::make_index_sequence<static_cast<std::size_t>(cuts_of<IR, J>.n - 1)>{});
 }
 
+/// Calls `f` with a copy of `get` that no store can reach, whose input pointers (where the
+/// inputs are read in place) are a local array of its own: read through the caller's
+/// array, g++ loaded two of them again after every store of RK4's loops.
+template <const auto& IR, class Get, class F>
+CALX_INLINE auto with_own_inputs(const Get& get, const F& f) {
+  if constexpr (requires { get.in.at[0][0]; }) {
+    constexpr std::size_t n = std::remove_cvref_t<decltype(IR)>::input_leaves;
+    std::remove_cvref_t<decltype(get.in.at[0])> at[n > 0 ? n : 1];
+    for (std::size_t k = 0; k < n; ++k) at[k] = get.in.at[k];
+    return f(Get{get.r, {at}});
+  } else {
+    const Get own = get;
+    return f(own);
+  }
+}
+
 /// The same out of line (one function per loop), from eight SIMD batches of elements up
 /// (`elementwise_batches`' threshold): inlined into the program, the f64 gradient of
 /// logsumexp of 2500 took 1.8x as long (its exp loop, the same code, ran 1.6x slower).
 template <const auto& IR, std::size_t J, class T, class Get>
 [[gnu::noinline]] void fused_loop_call(const Get& get, T* __restrict out) {
-  const Get own = get;  // a copy no store can reach: its pointers stay in registers
-  fused_loop<IR, J, T>(own, out);
+  with_own_inputs<IR>(get, [out](const Get& own) CALX_INLINE_LAMBDA { fused_loop<IR, J, T>(own, out); });
 }
 
 /// `fused_loop_call` that also folds every element with reduction R's op, and returns that
@@ -440,12 +464,13 @@ template <const auto& IR, std::size_t J, class T, class Get>
 template <const auto& IR, std::size_t J, std::size_t R, class T, class Get, std::size_t... S>
 [[gnu::noinline]] T fused_loop_fold_call(const Get& get, T* __restrict out, std::index_sequence<S...>) {
   using Fold = fold_traits<IR, R>;
-  const Get own = get;  // as fused_loop_call
-  constexpr const loop_cuts& c = cuts_of<IR, J>;
-  xsimd::batch<T> acc(fold_start<Fold, T>());
-  T one = fold_start<Fold, T>();
-  (fused_segment_fold<IR, J, c.at[S], c.at[S + 1], Fold, T>(own, out, acc, one), ...);
-  return Fold::kernel(fold_lanes<Fold>(acc), one);
+  return with_own_inputs<IR>(get, [out](const Get& own) CALX_INLINE_LAMBDA {
+    constexpr const loop_cuts& c = cuts_of<IR, J>;
+    xsimd::batch<T> acc(fold_start<Fold, T>());
+    T one = fold_start<Fold, T>();
+    (fused_segment_fold<IR, J, c.at[S], c.at[S + 1], Fold, T>(own, out, acc, one), ...);
+    return Fold::kernel(fold_lanes<Fold>(acc), one);
+  });
 }
 
 /// Whether loop J runs as `fused_loop_call` on numbers of type T, so that it can fold a
