@@ -135,17 +135,24 @@ using fused_t = std::conditional_t<IR.nodes[J].kind == value_kind::boolean, mask
 template <const auto& IR, std::size_t J, class V, int Lo, int Hi, int M, class Get>
 CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e);
 
+/// Whether node a of `r` is a constant number (one real value, known to the code).
+template <class IR>
+constexpr bool constant_number(const IR& r, int a) {
+  const node& n = r.nodes[static_cast<std::size_t>(a)];
+  return n.op().builtin == builtin_code::constant && n.kind == value_kind::real && n.size() == 1;
+}
+
 template <const auto& IR, int A, class V, int Lo, int Hi, int M = 1, class Get>
 CALX_HOST_DEVICE CALX_INLINE fused_t<IR, static_cast<std::size_t>(A), V> fused_operand(const Get& get, int e) {
   using R = fused_t<IR, static_cast<std::size_t>(A), V>;
-  constexpr node a = IR.nodes[static_cast<std::size_t>(A)];
   if constexpr (fusion_of<IR>[static_cast<std::size_t>(A)] == fused_role::inside)
     return fused_value<IR, static_cast<std::size_t>(A), V, Lo, Hi, M>(get, e);
-  else if constexpr (a.op().builtin == builtin_code::constant && a.kind == value_kind::real && a.size() == 1)
+  else if constexpr (constant_number(IR, A)) {
     // A constant of the code, not its register (which a store through the loop's result
     // might change, for all g++ knows: it loaded and broadcast it again every batch).
-    return R(static_cast<lane_t<R>>(a.value));
-  else if constexpr (std::is_same_v<R, std::remove_cvref_t<decltype(get(operand_c<A>{}, e))>>)
+    constexpr double c = IR.nodes[static_cast<std::size_t>(A)].value;  // device code may not read IR
+    return R(static_cast<lane_t<R>>(c));
+  } else if constexpr (std::is_same_v<R, std::remove_cvref_t<decltype(get(operand_c<A>{}, e))>>)
     return get(operand_c<A>{}, e);
   else if constexpr (std::is_lvalue_reference_v<decltype(get(operand_c<A>{}, e))>)
     return R::load_unaligned(&get(operand_c<A>{}, e));  // W consecutive numbers (or bools) in memory
@@ -254,11 +261,12 @@ CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e
   constexpr node n = IR.nodes[J];
   if constexpr (n.op().builtin == builtin_code::broadcast_in_dim &&
                 IR.nodes[static_cast<std::size_t>(IR.operand(J, 0))].size() == 1) {
-    constexpr node a = IR.nodes[static_cast<std::size_t>(IR.operand(J, 0))];
-    if constexpr (a.op().builtin == builtin_code::constant && a.kind == value_kind::real)
-      return V(static_cast<lane_t<V>>(a.value));  // see `fused_operand`
-    else
+    if constexpr (constant_number(IR, IR.operand(J, 0))) {
+      constexpr double c = IR.nodes[static_cast<std::size_t>(IR.operand(J, 0))].value;  // see `fused_operand`
+      return V(static_cast<lane_t<V>>(c));
+    } else {
       return V(get(operand_c<IR.operand(J, 0)>{}, 0));
+    }
   } else if constexpr (n.op().builtin == builtin_code::broadcast_in_dim) {
     // Element e is the operand's element `broadcast_source_index`; W elements from e are W
     // of the operand's, or one repeated, where they lie in one run (`broadcast_runs`).
