@@ -189,7 +189,7 @@ CALX_HOST_DEVICE CALX_INLINE auto writer_of(Regs& r, const Out& out) {
 
 /// The order of `IR`'s statements (see `straight_line_statements`), which its registers assume.
 template <const auto& IR>
-inline constexpr auto statement_order = straight_line_statements(IR, fused_inside(IR));
+inline constexpr auto statement_order = straight_line_statements(IR, loop_fold_of<IR>);
 
 /// The statements at positions Base + P... of `statement_order`, as one fold of statement
 /// calls (`statement_of`): a node is one function for the compiler to instantiate, not two

@@ -49,8 +49,9 @@ enum class fused_role : unsigned char { alone, inside, loop, folded };
 /// out its registers: it gave every node a register but the fused ones (`fusion_inside`),
 /// which are read back here rather than worked out again. Backends with registers of their
 /// own (the SIMD executor, the device loop) fuse nothing: they take `plain_statement_of`.
+/// `folds`: the reductions loops fold (`loop_fold_of`).
 template <class IR>
-constexpr std::array<fused_role, IR::size> fusion_plan(const IR& r) {
+constexpr std::array<fused_role, IR::size> fusion_plan(const IR& r, const std::array<int, IR::size>& folds) {
   std::array<fused_role, IR::size> role{};
   for (auto& x : role) x = fused_role::alone;
   if (r.real_slots == 0) return role;  // no straight-line registers: nothing fused
@@ -65,17 +66,17 @@ constexpr std::array<fused_role, IR::size> fusion_plan(const IR& r) {
       // batches (`fused_value`), where its own statement folds one number at a time.
       if (axis_reduction(r, j)) role[j] = fused_role::loop;
     }
-  for (int f : loop_folds(r, inside))
+  for (int f : folds)
     if (f >= 0) role[static_cast<std::size_t>(f)] = fused_role::folded;
   return role;
 }
 
-template <const auto& IR>
-inline constexpr auto fusion_of = fusion_plan(IR);
-
 /// For each node, the reduction its loop folds (`loop_folds`), or -1.
 template <const auto& IR>
 inline constexpr auto loop_fold_of = loop_folds(IR, fused_inside(IR));
+
+template <const auto& IR>
+inline constexpr auto fusion_of = fusion_plan(IR, loop_fold_of<IR>);
 
 /// Where the pads inside loop J (`shifted_run`) start and end, as J's elements: between
 /// two neighbouring cuts each pad is all inside its run or all outside it, which the loop's
@@ -391,34 +392,29 @@ CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e
 }
 
 #ifndef __CUDA_ARCH__
+/// Nothing: what a loop that folds no reduction does with each value it writes.
+struct no_fold {
+  template <class V>
+  CALX_INLINE void operator()(const V&) const {}
+};
+
 /// Elements [Lo, Hi) of loop J, numbers in memory: batches of W from the first multiple of
-/// W (stores on whole batches of the register), single elements before and after.
-template <const auto& IR, std::size_t J, int Lo, int Hi, class T, class Get>
-CALX_INLINE void fused_segment(const Get& get, T* __restrict out) {
+/// W (stores on whole batches of the register), single elements before and after; `seen`
+/// sees each value written (a batch or a number: the fold of `fused_loop_fold_call`).
+template <const auto& IR, std::size_t J, int Lo, int Hi, class T, class Get, class Seen>
+CALX_INLINE void fused_segment(const Get& get, T* __restrict out, Seen& seen) {
   using B = xsimd::batch<T>;
   // Constant bounds (not one loop's end as the next's start): g++ 12 could not bound the
   // second loop's index and warned of writes past the registers.
   constexpr int W = static_cast<int>(B::size), first = (Lo + W - 1) / W * W < Hi ? (Lo + W - 1) / W * W : Hi,
                 full = first + (Hi - first) / W * W;
-  for (int e = Lo; e < first; ++e) out[e] = fused_value<IR, J, T, Lo, Hi>(get, e);
-  for (int e = first; e < full; e += W) fused_value<IR, J, B, Lo, Hi, W>(get, e).store_unaligned(out + e);
-  for (int e = full; e < Hi; ++e) out[e] = fused_value<IR, J, T, Lo, Hi>(get, e);
-}
-
-/// The same folding every element into `acc` (batches) and `one` (single elements) with
-/// `Fold::kernel`, for the reduction the loop folds (`loop_folds`).
-template <const auto& IR, std::size_t J, int Lo, int Hi, class Fold, class T, class Get>
-CALX_INLINE void fused_segment_fold(const Get& get, T* __restrict out, xsimd::batch<T>& acc, T& one) {
-  using B = xsimd::batch<T>;
-  constexpr int W = static_cast<int>(B::size), first = (Lo + W - 1) / W * W < Hi ? (Lo + W - 1) / W * W : Hi,
-                full = first + (Hi - first) / W * W;
-  for (int e = Lo; e < first; ++e) one = Fold::kernel(one, out[e] = fused_value<IR, J, T, Lo, Hi>(get, e));
+  for (int e = Lo; e < first; ++e) seen(out[e] = fused_value<IR, J, T, Lo, Hi>(get, e));
   for (int e = first; e < full; e += W) {
     const B v = fused_value<IR, J, B, Lo, Hi, W>(get, e);
     v.store_unaligned(out + e);
-    acc = Fold::kernel(acc, v);
+    seen(v);
   }
-  for (int e = full; e < Hi; ++e) one = Fold::kernel(one, out[e] = fused_value<IR, J, T, Lo, Hi>(get, e));
+  for (int e = full; e < Hi; ++e) seen(out[e] = fused_value<IR, J, T, Lo, Hi>(get, e));
 }
 
 /// What a fold starts from: -0 for a sum (-0 + x is x, -0 included), -inf for a max,
@@ -433,14 +429,14 @@ constexpr T fold_start() {
 
 /// Loop J over numbers in memory: `out[e]` for every element, segment by segment
 /// (`cuts_of`).
-template <const auto& IR, std::size_t J, class T, class Get, std::size_t... S>
-CALX_INLINE void fused_loop(const Get& get, T* __restrict out, std::index_sequence<S...>) {
+template <const auto& IR, std::size_t J, class T, class Get, class Seen, std::size_t... S>
+CALX_INLINE void fused_loop(const Get& get, T* __restrict out, Seen& seen, std::index_sequence<S...>) {
   constexpr const loop_cuts& c = cuts_of<IR, J>;
-  (fused_segment<IR, J, c.at[S], c.at[S + 1], T>(get, out), ...);
+  (fused_segment<IR, J, c.at[S], c.at[S + 1], T>(get, out, seen), ...);
 }
-template <const auto& IR, std::size_t J, class T, class Get>
-CALX_INLINE void fused_loop(const Get& get, T* __restrict out) {
-  fused_loop<IR, J, T>(get, out, std::make_index_sequence<static_cast<std::size_t>(cuts_of<IR, J>.n - 1)>{});
+template <const auto& IR, std::size_t J, class T, class Get, class Seen = const no_fold>
+CALX_INLINE void fused_loop(const Get& get, T* __restrict out, Seen& seen = no_fold{}) {
+  fused_loop<IR, J, T>(get, out, seen, std::make_index_sequence<static_cast<std::size_t>(cuts_of<IR, J>.n - 1)>{});
 }
 
 /// Calls `f` with a copy of `get` that no store can reach, whose input pointers (where the
@@ -469,14 +465,19 @@ template <const auto& IR, std::size_t J, class T, class Get>
 
 /// `fused_loop_call` that also folds every element with reduction R's op, and returns that
 /// fold: one pass where the loop wrote J and the reduction read it back.
-template <const auto& IR, std::size_t J, std::size_t R, class T, class Get, std::size_t... S>
-[[gnu::noinline]] T fused_loop_fold_call(const Get& get, T* __restrict out, std::index_sequence<S...>) {
+template <const auto& IR, std::size_t J, std::size_t R, class T, class Get>
+[[gnu::noinline]] T fused_loop_fold_call(const Get& get, T* __restrict out) {
   using Fold = fold_traits<IR, R>;
   return with_own_inputs<IR>(get, [out](const Get& own) CALX_INLINE_LAMBDA {
-    constexpr const loop_cuts& c = cuts_of<IR, J>;
     xsimd::batch<T> acc(fold_start<Fold, T>());
     T one = fold_start<Fold, T>();
-    (fused_segment_fold<IR, J, c.at[S], c.at[S + 1], Fold, T>(own, out, acc, one), ...);
+    auto fold = [&](const auto& v) CALX_INLINE_LAMBDA {
+      if constexpr (xsimd::is_batch<std::remove_cvref_t<decltype(v)>>::value)
+        acc = Fold::kernel(acc, v);
+      else
+        one = Fold::kernel(one, v);
+    };
+    fused_loop<IR, J, T>(own, out, fold);
     return Fold::kernel(fold_lanes<Fold>(acc), one);
   });
 }
@@ -534,8 +535,7 @@ struct fused_statement {
       // Numbers (not SIMD lanes of samples), a real result (a mask's loop: one by one).
       if constexpr (std::is_floating_point_v<T> && IR.nodes[J].kind == value_kind::real) {
         if constexpr (loop_call_runs<IR, J, T>() && loop_fold_of<IR>[J] >= 0)
-          put.folded(0, fused_loop_fold_call<IR, J, static_cast<std::size_t>(loop_fold_of<IR>[J]), T>(
-                            get, put.address(), std::make_index_sequence<static_cast<std::size_t>(cuts_of<IR, J>.n - 1)>{}));
+          put.folded(0, fused_loop_fold_call<IR, J, static_cast<std::size_t>(loop_fold_of<IR>[J]), T>(get, put.address()));
         else if constexpr (loop_call_runs<IR, J, T>())
           fused_loop_call<IR, J, T>(get, put.address());
         else

@@ -415,13 +415,12 @@ constexpr std::array<int, IR::size> loop_folds(const IR& r, const Inside& inside
   return by;
 }
 
-/// `straight_line_order` with each reduction that a loop folds (`loop_folds`) right after
-/// that loop's node (it reads nothing else): the loop writes the reduction's register when
-/// it ends, and no value that lives between the two can hold that register.
-template <class IR, class Inside>
-constexpr std::array<int, IR::size> straight_line_statements(const IR& r, const Inside& inside) {
+/// `straight_line_order` with each reduction that a loop folds (`folds`, from `loop_folds`)
+/// right after that loop's node (it reads nothing else): the loop writes the reduction's
+/// register when it ends, and no value that lives between the two can hold that register.
+template <class IR>
+constexpr std::array<int, IR::size> straight_line_statements(const IR& r, const std::array<int, IR::size>& folds) {
   const std::array<int, IR::size> order = straight_line_order(r);
-  const std::array<int, IR::size> folds = loop_folds(r, inside);
   std::vector<char> folded(IR::size, 0);
   for (int f : folds)
     if (f >= 0) folded[static_cast<std::size_t>(f)] = 1;
@@ -454,7 +453,7 @@ constexpr void allocate_slots(IR& r) {
   std::vector<char> output(IR::size, 0);
   for (int o : r.outputs) output[static_cast<std::size_t>(o)] = 1;
   const std::array<bool, IR::size> inside = fusion_inside(r);
-  const std::array<int, IR::size> order = straight_line_statements(r, inside);
+  const std::array<int, IR::size> order = straight_line_statements(r, loop_folds(r, inside));
   allocate_registers(
       r, [&](std::size_t p) { return static_cast<std::size_t>(order[p]); }, [](std::size_t) { return 0; },
       [](std::size_t) { return true; },

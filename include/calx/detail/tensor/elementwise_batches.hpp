@@ -60,9 +60,9 @@ CALX_INLINE T fold_lanes(const xsimd::batch<T, A>& b) {
 
 /// The fold of `Traits::kernel` (add, max or min) over N elements, `batch(e)` the W
 /// elements from e as a batch and `one(e)` element e: four accumulators of W lanes, then
-/// their lanes (`fold_lanes`) and the rest in order. A sum is grouped differently from the plain loop's
-/// left-to-right fold (as XLA's and the hand-written loops' are): the same sum to
-/// rounding, at a quarter of the add latency chain.
+/// their lanes (`fold_lanes`) and the rest in order. A sum is grouped differently from the
+/// plain loop's left-to-right fold (as XLA's and the hand-written loops' are): the same sum
+/// to rounding, at a quarter of the add latency chain.
 template <class Traits, int N, class T, class Batch, class One>
 CALX_INLINE T fold_batches(const Batch& batch, const One& one) {
   using B = xsimd::batch<T>;
