@@ -6,11 +6,12 @@
 ///     per-sample gradients with xsimd, one sample per lane, reading and writing the same
 ///     buffers (samples as an array of structs: strided loads and stores for both);
 ///   - `least_squares`: the gradient with respect to x of |A x - b|^2 for one sample, A of
-///     N x N, `calx::grad` against hand-written xsimd code (r = A x - b by rows, g = 2 A^T r
-///     as row axpys into register blocks: A is never walked down a column). N is 48
-///     by default, 256 with -DCALX_BENCH_LS_N=256 (its compile takes about a minute and 4 GB
-///     today: docs/performance.md, "Tensors").
-/// f32 and f64. Prints `ratio=` calx / hand (target <= 1.10).
+///     N x N at N = 48, 256 and 1024, `calx::grad` against two hand-written xsimd codes:
+///     `hand` reads A twice (r = A x - b by rows, g = 2 A^T r as row axpys into register
+///     blocks: A is never walked down a column), `hand_one_pass` once (each block of rows
+///     gives its residuals and is added into g while in L1), the faster one once A leaves
+///     the cache.
+/// f32 and f64. Prints `ratio=` calx / each hand code (target <= 1.10 against the faster).
 ///
 ///   bench_tensors --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
 #include "bench_common.hpp"
@@ -20,12 +21,17 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <iterator>
+#include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 // Issue 9's parameters, once per precision (a non-template struct each, as users write them).
@@ -129,74 +135,89 @@ template <class T>
 
 // ---- least squares ----------------------------------------------------------------------
 
-#ifndef CALX_BENCH_LS_N
-#define CALX_BENCH_LS_N 48
-#endif
-constexpr std::size_t N = CALX_BENCH_LS_N;
+/// The sizes of A (N x N) measured, in one binary: A in L1/L2 (48), in L2 (256: 256 KiB in
+/// f32, 512 KiB in f64), and in L3 or memory (1024: 4 and 8 MiB), where reading A once
+/// instead of twice is what the best hand code does.
+constexpr std::size_t ls_sizes[] = {48, 256, 1024};
+
 constexpr auto least_squares = [](const auto& a, const auto& x, const auto& b) {
   const auto r = calx::matvec(a, x) - b;
   return calx::dot(r, r);
 };
 
-template <class T>
+/// On the heap: at N = 1024 A is 8 MiB (f64), the size of a thread's whole stack.
+template <class T, std::size_t N>
 struct ls_problem {
   calx::tensor<T, N, N> a;
   calx::tensor<T, N> x, b, g;
 };
 
-template <class T>
-ls_problem<T> make_ls() {
-  ls_problem<T> q;
+template <class T, std::size_t N>
+std::unique_ptr<ls_problem<T, N>> make_ls() {
+  auto q = std::make_unique<ls_problem<T, N>>();
   std::vector<T> v;
   fill_uniform(v, N * N + 2 * N, -1.0, 1.0, 11);
-  for (std::size_t e = 0; e < N * N; ++e) q.a[e] = v[e];
+  for (std::size_t e = 0; e < N * N; ++e) q->a[e] = v[e];
   for (std::size_t e = 0; e < N; ++e) {
-    q.x[e] = v[N * N + e];
-    q.b[e] = v[N * N + N + e];
+    q->x[e] = v[N * N + e];
+    q->b[e] = v[N * N + N + e];
   }
   return q;
 }
 
-template <class T>
-[[gnu::noinline]] void calx_ls(ls_problem<T>& q) {
+template <class T, std::size_t N>
+[[gnu::noinline]] void calx_ls(ls_problem<T, N>& q) {
   q.g = calx::grad(least_squares, calx::argnums<1>)(q.a, q.x, q.b);
 }
 
-/// The best hand code we could write, with xsimd: r = A x - b as dot products of A's rows,
-/// four rows at a time sharing each load of x, then g = 2 A^T r as axpys of A's rows into
-/// register blocks of g (A read along its rows again, never down a column).
-template <class T>
-[[gnu::noinline]] void hand_ls(ls_problem<T>& q) {
+/// The residuals of four consecutive rows of A (N wide), r[k] = A_k x - b_k: dot products
+/// sharing each load of x. Written out register by register: with the accumulators in an
+/// array g++ kept them in memory (the 256 x 256 gradient 5.0 -> 5.8 us).
+template <class T, std::size_t N>
+CALX_BENCH_INLINE void residuals_of_four(const T* row, const T* x, const T* b, T* r) {
+  using B = xsimd::batch<T>;
+  constexpr std::size_t W = B::size, full = N / W * W;
+  B s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
+  std::size_t j = 0;
+  for (; j < full; j += W) {
+    const B xv = B::load_unaligned(x + j);
+    s0 = xsimd::fma(B::load_unaligned(row + j), xv, s0);
+    s1 = xsimd::fma(B::load_unaligned(row + N + j), xv, s1);
+    s2 = xsimd::fma(B::load_unaligned(row + 2 * N + j), xv, s2);
+    s3 = xsimd::fma(B::load_unaligned(row + 3 * N + j), xv, s3);
+  }
+  T t[4] = {xsimd::hadd(s0), xsimd::hadd(s1), xsimd::hadd(s2), xsimd::hadd(s3)};
+  for (; j < N; ++j)
+    for (std::size_t k = 0; k < 4; ++k) t[k] += row[k * N + j] * x[j];
+  for (std::size_t k = 0; k < 4; ++k) r[k] = t[k] - b[k];
+}
+
+/// The residual of one row: r = A_i x - b_i.
+template <class T, std::size_t N>
+CALX_BENCH_INLINE T residual_of_row(const T* row, const T* x, T b) {
+  using B = xsimd::batch<T>;
+  constexpr std::size_t W = B::size, full = N / W * W;
+  B s0(T(0));
+  std::size_t j = 0;
+  for (; j < full; j += W) s0 = xsimd::fma(B::load_unaligned(row + j), B::load_unaligned(x + j), s0);
+  T s = xsimd::hadd(s0);
+  for (; j < N; ++j) s += row[j] * x[j];
+  return s - b;
+}
+
+/// The best two-pass hand code we could write, with xsimd: r = A x - b as dot products of
+/// A's rows, four rows at a time sharing each load of x, then g = 2 A^T r as axpys of A's
+/// rows into register blocks of g (A read along its rows again, never down a column). The
+/// faster one while A stays in cache: g's blocks live in registers.
+template <class T, std::size_t N>
+[[gnu::noinline]] void hand_ls(ls_problem<T, N>& q) {
   using B = xsimd::batch<T>;
   constexpr std::size_t W = B::size, full = N / W * W;
   const T* a = q.a.data();
   alignas(64) T r[N];
   constexpr std::size_t blocked = N / 4 * 4;  // constant bounds: g++ then sees every index in range
-  for (std::size_t i = 0; i < blocked; i += 4) {  // four rows at a time share each load of x
-    const T* row = a + i * N;
-    B s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
-    std::size_t j = 0;
-    for (; j < full; j += W) {
-      const B xv = B::load_unaligned(q.x.data() + j);
-      s0 = xsimd::fma(B::load_unaligned(row + j), xv, s0);
-      s1 = xsimd::fma(B::load_unaligned(row + N + j), xv, s1);
-      s2 = xsimd::fma(B::load_unaligned(row + 2 * N + j), xv, s2);
-      s3 = xsimd::fma(B::load_unaligned(row + 3 * N + j), xv, s3);
-    }
-    T t[4] = {xsimd::hadd(s0), xsimd::hadd(s1), xsimd::hadd(s2), xsimd::hadd(s3)};
-    for (; j < N; ++j)
-      for (std::size_t k = 0; k < 4; ++k) t[k] += row[k * N + j] * q.x[j];
-    for (std::size_t k = 0; k < 4; ++k) r[i + k] = t[k] - q.b[i + k];
-  }
-  for (std::size_t i = blocked; i < N; ++i) {
-    const T* row = a + i * N;
-    B s0(T(0));
-    std::size_t j = 0;
-    for (; j < full; j += W) s0 = xsimd::fma(B::load_unaligned(row + j), B::load_unaligned(q.x.data() + j), s0);
-    T s = xsimd::hadd(s0);
-    for (; j < N; ++j) s += row[j] * q.x[j];
-    r[i] = s - q.b[i];
-  }
+  for (std::size_t i = 0; i < blocked; i += 4) residuals_of_four<T, N>(a + i * N, q.x.data(), q.b.data() + i, r + i);
+  for (std::size_t i = blocked; i < N; ++i) r[i] = residual_of_row<T, N>(a + i * N, q.x.data(), q.b[i]);
   constexpr std::size_t block = 4 * W;  // columns of g kept in registers while A's rows stream by
   std::size_t j = 0;
   for (; j + block <= full; j += block) {
@@ -226,6 +247,43 @@ template <class T>
   }
 }
 
+/// The best one-pass hand code: each block of four rows of A gives its four residuals and is
+/// added into g (2 r_k A_k) while it is still in L1, so A comes from memory once, not twice;
+/// g (N numbers) stays in L1. The faster one once A no longer fits in the cache.
+template <class T, std::size_t N>
+[[gnu::noinline]] void hand_ls_one_pass(ls_problem<T, N>& q) {
+  using B = xsimd::batch<T>;
+  constexpr std::size_t W = B::size, full = N / W * W;
+  const T* a = q.a.data();
+  T* g = q.g.data();
+  std::fill(g, g + N, T(0));
+  constexpr std::size_t blocked = N / 4 * 4;
+  for (std::size_t i = 0; i < blocked; i += 4) {
+    const T* row = a + i * N;
+    T r[4];
+    residuals_of_four<T, N>(row, q.x.data(), q.b.data() + i, r);
+    const B r0(2 * r[0]), r1(2 * r[1]), r2(2 * r[2]), r3(2 * r[3]);
+    std::size_t j = 0;
+    for (; j < full; j += W) {
+      B gj = B::load_unaligned(g + j);
+      gj = xsimd::fma(B::load_unaligned(row + j), r0, gj);
+      gj = xsimd::fma(B::load_unaligned(row + N + j), r1, gj);
+      gj = xsimd::fma(B::load_unaligned(row + 2 * N + j), r2, gj);
+      gj = xsimd::fma(B::load_unaligned(row + 3 * N + j), r3, gj);
+      gj.store_unaligned(g + j);
+    }
+    for (; j < N; ++j)
+      for (std::size_t k = 0; k < 4; ++k) g[j] += row[k * N + j] * (2 * r[k]);
+  }
+  for (std::size_t i = blocked; i < N; ++i) {
+    const T* row = a + i * N;
+    const T r = 2 * residual_of_row<T, N>(row, q.x.data(), q.b[i]);
+    std::size_t j = 0;
+    for (; j < full; j += W) (B::load_unaligned(g + j) + B::load_unaligned(row + j) * B(r)).store_unaligned(g + j);
+    for (; j < N; ++j) g[j] += row[j] * r;
+  }
+}
+
 template <class T>
 double max_rel(const params_t<T>& a, const params_t<T>& b) {
   double e = 0;
@@ -239,51 +297,88 @@ double max_rel(const params_t<T>& a, const params_t<T>& b) {
   return e;
 }
 
+/// Writes `fill`'s numbers (a std::vector<T>) as a raw array to `path`.
+template <class T, class Fill>
+void write_numbers(const std::string& path, const Fill& fill) {
+  std::vector<T> v;
+  fill(v);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr || std::fwrite(v.data(), sizeof(T), v.size(), f) != v.size()) {
+    std::printf("cannot write %s\n", path.c_str());
+    std::exit(1);
+  }
+  std::fclose(f);
+}
+
 /// With CALX_BENCH_DUMP=<folder>, the inputs and calx's results, as raw arrays of T in this
 /// order, for bench/peers/ to run JAX on the same numbers and check it against calx:
 /// mlp_<t>.bin: w1 (32 x 16), b1, w2, b2, xs (4096 x 16), ys, then the 4096 gradients
 /// (w1, b1, w2, b2 each); ls<N>_<t>.bin: A (N x N), x, b, then the gradient.
 template <class T>
-void dump(const char* folder, const mlp_problem<T>& m0, const ls_problem<T>& q0) {
+void dump_mlp(const char* folder, const mlp_problem<T>& m0) {
   mlp_problem<T> m = m0;
-  ls_problem<T> q = q0;
   calx_mlp(m);
-  calx_ls(q);
-  const std::string t = type_name<T>();
-  const auto write = [](const std::string& path, const auto& fill) {
-    std::vector<T> v;
-    fill(v);
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr || std::fwrite(v.data(), sizeof(T), v.size(), f) != v.size()) {
-      std::printf("cannot write %s\n", path.c_str());
-      std::exit(1);
-    }
-    std::fclose(f);
-  };
   const auto params = [](std::vector<T>& v, const params_t<T>& p) {
     v.insert(v.end(), p.w1.data(), p.w1.data() + p.w1.size);
     v.insert(v.end(), p.b1.data(), p.b1.data() + p.b1.size);
     v.insert(v.end(), p.w2.data(), p.w2.data() + p.w2.size);
     v.insert(v.end(), p.b2.data(), p.b2.data() + p.b2.size);
   };
-  write(std::string(folder) + "/mlp_" + t + ".bin", [&](std::vector<T>& v) {
+  write_numbers<T>(std::string(folder) + "/mlp_" + type_name<T>() + ".bin", [&](std::vector<T>& v) {
     params(v, m.p);
     for (const auto& x : m.xs) v.insert(v.end(), x.data(), x.data() + x.size);
     v.insert(v.end(), m.ys.begin(), m.ys.end());
     for (const auto& g : m.grads) params(v, g);
   });
-  write(std::string(folder) + "/ls" + std::to_string(N) + "_" + t + ".bin", [&](std::vector<T>& v) {
-    v.insert(v.end(), q.a.data(), q.a.data() + N * N);
-    for (const auto* a : {&q.x, &q.b, &q.g}) v.insert(v.end(), a->data(), a->data() + N);
-  });
+}
+
+template <class T, std::size_t N>
+void dump_ls(const char* folder, const ls_problem<T, N>& q0) {
+  auto q = std::make_unique<ls_problem<T, N>>(q0);
+  calx_ls(*q);
+  write_numbers<T>(std::string(folder) + "/ls" + std::to_string(N) + "_" + type_name<T>() + ".bin",
+                   [&](std::vector<T>& v) {
+                     v.insert(v.end(), q->a.data(), q->a.data() + N * N);
+                     for (const auto* a : {&q->x, &q->b, &q->g}) v.insert(v.end(), a->data(), a->data() + N);
+                   });
+}
+
+template <class P>
+void reg(const std::string& name, void (*fn)(benchmark::State&, P*), P* p) {
+  benchmark::RegisterBenchmark(name.c_str(), fn, p)->ComputeStatistics("min", min_of);
+}
+
+/// The least-squares gradient at one size: calx, both hand codes, checked against each other.
+template <class T, std::size_t N>
+void register_ls() {
+  static std::deque<std::unique_ptr<ls_problem<T, N>>> problems;
+  ls_problem<T, N>& q = *problems.emplace_back(make_ls<T, N>());
+  const double tol = sizeof(T) == 4 ? 2e-5 : 1e-12;
+  using P = ls_problem<T, N>;
+  auto c = std::make_unique<P>(q), d = std::make_unique<P>(q), e = std::make_unique<P>(q);
+  calx_ls(*c);
+  hand_ls(*d);
+  hand_ls_one_pass(*e);
+  for (std::size_t k = 0; k < N; ++k)
+    for (const P* h : {d.get(), e.get()})
+      if (!(std::abs(double(c->g[k]) - double(h->g[k])) <= tol * (1 + std::abs(double(h->g[k]))) * N)) {
+        std::printf("check failed (least squares %zu %s)\n", N, type_name<T>());
+        std::exit(1);
+      }
+  if (const char* folder = std::getenv("CALX_BENCH_DUMP")) dump_ls<T, N>(folder, q);
+  const std::string b = "tensors/least_squares/" + std::to_string(N) + "/" + type_name<T>() + "/";
+  reg(b + "calx", bm<P, &calx_ls<T, N>>, &q);
+  reg(b + "hand", bm<P, &hand_ls<T, N>>, &q);
+  reg(b + "hand_one_pass", bm<P, &hand_ls_one_pass<T, N>>, &q);
+  const std::string label = std::string(type_name<T>()) + " least squares " + std::to_string(N) + ", calx / ";
+  compare(label + "hand", b + "calx", b + "hand");
+  compare(label + "hand one pass", b + "calx", b + "hand_one_pass");
 }
 
 template <class T>
 void register_type() {
   static std::deque<mlp_problem<T>> mlps;
-  static std::deque<ls_problem<T>> lss;
   mlp_problem<T>& m = mlps.emplace_back(make_mlp<T>());
-  ls_problem<T>& q = lss.emplace_back(make_ls<T>());
   const double tol = sizeof(T) == 4 ? 2e-5 : 1e-12;
   {
     mlp_problem<T> a = m, b = m;
@@ -295,27 +390,14 @@ void register_type() {
       std::printf("check failed (mlp %s): difference %.3g\n", type_name<T>(), e);
       std::exit(1);
     }
-    ls_problem<T> c = q, d = q;
-    calx_ls(c);
-    hand_ls(d);
-    for (std::size_t k = 0; k < N; ++k)
-      if (!(std::abs(double(c.g[k]) - double(d.g[k])) <= tol * (1 + std::abs(double(d.g[k]))) * N)) {
-        std::printf("check failed (least squares %s)\n", type_name<T>());
-        std::exit(1);
-      }
   }
-  if (const char* folder = std::getenv("CALX_BENCH_DUMP")) dump<T>(folder, m, q);
+  if (const char* folder = std::getenv("CALX_BENCH_DUMP")) dump_mlp<T>(folder, m);
   const std::string t = type_name<T>();
-  auto reg = [&](std::string name, auto fn, auto* p) {
-    benchmark::RegisterBenchmark(name.c_str(), fn, p)->ComputeStatistics("min", min_of);
-  };
   reg("tensors/mlp/" + t + "/calx", bm<mlp_problem<T>, &calx_mlp<T>>, &m);
   reg("tensors/mlp/" + t + "/hand", bm<mlp_problem<T>, &hand_mlp<T>>, &m);
-  reg("tensors/least_squares/" + t + "/calx", bm<ls_problem<T>, &calx_ls<T>>, &q);
-  reg("tensors/least_squares/" + t + "/hand", bm<ls_problem<T>, &hand_ls<T>>, &q);
   compare(t + " per-sample MLP gradients, calx / hand", "tensors/mlp/" + t + "/calx", "tensors/mlp/" + t + "/hand");
-  compare(t + " least-squares gradient, calx / hand", "tensors/least_squares/" + t + "/calx",
-          "tensors/least_squares/" + t + "/hand");
+  [&]<std::size_t... I>(std::index_sequence<I...>) { (register_ls<T, ls_sizes[I]>(), ...); }
+  (std::make_index_sequence<std::size(ls_sizes)>{});
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #
 # Makes a venv with jax from PyPI (CALX_PEERS_VENV, default build/peers-venv; skipped with
 # a message, exit 0, when jax cannot be installed), runs each bench_tensors (default
-# build/bench/bench_tensors; a build with -DCALX_BENCH_LS_N=256 gives the 256 x 256 rows)
+# build/bench/bench_tensors: the MLP and least squares at 48, 256 and 1024)
 # with CALX_BENCH_DUMP so that it writes its inputs and calx's results, then
 # bench/peers/tensors.py, which checks JAX's derivatives against calx's (exit 1 when they
 # differ) and prints both times. Both sides are pinned to CPU 0; XLA runs one thread.

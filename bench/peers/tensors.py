@@ -136,7 +136,12 @@ def main():
             ok = ok and same
             print(f"least-squares gradient {n}x{n} {t}: JAX and calx differ by {err:.3g} per term (tolerance "
                   f"{tol:g}): {'same' if same else 'DIFFERENT'}")
-            report(f"least-squares gradient {n}x{n} {t}", times.get(f"tensors/least_squares/{t}/calx"), jmin, jmed)
+            report(f"least-squares gradient {n}x{n} {t}", times.get(f"tensors/least_squares/{n}/{t}/calx"), jmin, jmed)
+            for hand in ("hand", "hand_one_pass"):
+                h = times.get(f"tensors/least_squares/{n}/{t}/{hand}")
+                if h is not None:
+                    print(f"  {hand}: {h['min']:.0f} ns (min), {h['median']:.0f} ns (median); JAX / {hand} = "
+                          f"{jmin * 1e9 / h['min']:.2f} (min)")
     print(f"jax {jax.__version__}, jaxlib {jax.lib.__version__ if hasattr(jax.lib, '__version__') else '?'}")
     return 0 if ok else 1
 

@@ -176,6 +176,7 @@ static_assert(std::is_same_v<builtin_at_t<0>, input_op> && std::is_same_v<builti
               std::is_same_v<builtin_at_t<builtin_code::reduce_sum>, reduce_sum_op> &&
               std::is_same_v<builtin_at_t<builtin_code::reduce_max>, reduce_max_op> &&
               std::is_same_v<builtin_at_t<builtin_code::reduce_min>, reduce_min_op> &&
+              std::is_same_v<builtin_at_t<builtin_code::tensordot>, tensordot_op> &&
               std::is_same_v<builtin_at_t<builtin_code::reshape>, reshape_op> &&
               std::is_same_v<builtin_at_t<builtin_code::slice>, slice_op> &&
               std::is_same_v<builtin_at_t<builtin_code::pad>, pad_op>);

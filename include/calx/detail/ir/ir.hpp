@@ -324,6 +324,36 @@ constexpr bool tensor_broadcast(const IR& r, std::size_t j) {
          r.nodes[static_cast<std::size_t>(r.operand(j, 0))].size() > 1;
 }
 
+/// Whether node j is a `tensordot` of real numbers in layout `k` (`contraction`) of a
+/// matrix (operand 0) and a vector (operand 1).
+template <class IR>
+constexpr bool matrix_vector_contraction(const IR& r, std::size_t j, int k) {
+  const node& n = r.nodes[j];
+  if (n.op().builtin != builtin_code::tensordot || n.attr[0] != k || n.kind != value_kind::real) return false;
+  const node& a = r.nodes[static_cast<std::size_t>(r.operand(j, 0))];
+  const node& x = r.nodes[static_cast<std::size_t>(r.operand(j, 1))];
+  return a.dims.rank == 2 && x.dims.rank == 1 && a.kind == value_kind::real && x.kind == value_kind::real;
+}
+
+/// Whether node j is A x (`contraction::ab`, A a matrix, x a vector): element e is the dot
+/// product of A's row e with x, which a streamed contraction over A computes as the row
+/// goes by (`streamed_contraction`).
+template <class IR>
+constexpr bool row_dots(const IR& r, std::size_t j) {
+  return matrix_vector_contraction(r, j, contraction::ab);
+}
+
+/// Whether node j is A^T v (`contraction::atb`, A a matrix, v a vector: the vjp of A x in
+/// x) that straight-line code streams: v is fused into it (`fusion_inside`), so one pass
+/// over A's rows computes v's element r (the dot product of row r with x, where v is an
+/// elementwise function of A x) and adds v[r] times row r to the result while the row is in
+/// L1. The gradient of |A x - b|^2 reads A once, not twice (at 1024 x 1024, 1.8-1.9x ->
+/// 0.8-1.1x the best hand code: docs/performance.md §6).
+template <class IR>
+constexpr bool streamed_contraction(const IR& r, std::size_t j) {
+  return matrix_vector_contraction(r, j, contraction::atb);
+}
+
 /// Which nodes of `r` straight-line code computes inside the loops of the nodes that read
 /// them (detail/exec/fusion.hpp) instead of writing them out. A node fuses when every node
 /// that reads it can compute it in its loop: an elementwise op of its size, a shift
@@ -335,20 +365,34 @@ constexpr bool tensor_broadcast(const IR& r, std::size_t j) {
 /// - so does an elementwise op of values in memory whatever reads it (a subtraction of two
 ///   broadcasts: recomputing it costs less than storing and loading it);
 /// - a shift fuses if one node reads it, or if it reads a value in memory; a broadcast
-///   (a map of indices over a value in memory, or one number) always.
+///   (a map of indices over a value in memory, or one number) always;
+/// - A^T v (`streamed_contraction`) takes v where v is an elementwise function of A x
+///   (`row_dots`, the same A) read by it alone; then so does A x, where every node between
+///   it and v is fused and reads it alone.
 /// Never an output.
 template <class IR>
 constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
   constexpr std::size_t N = IR::size;
   std::array<bool, N> inside{};
   std::vector<char> loop_op(N, 0), shift(N, 0), reduces(N, 0), bcast(N, 0), tensor_bcast(N, 0);
+  // The matrix A whose A x node j is an elementwise function of (`row_dots`), or -1.
+  std::vector<int> rows_of(N, -1);
   bool any = false;
   for (std::size_t j = 0; j < N; ++j) {
     shift[j] = shifted_run(r, j).first >= 0 || blocked_shift(r, j);
     reduces[j] = fusable_reduction(r, j);
     bcast[j] = r.nodes[j].op().builtin == builtin_code::broadcast_in_dim && r.nodes[j].kind == value_kind::real;
     tensor_bcast[j] = tensor_broadcast(r, j);
-    any = (loop_op[j] = fusable_elementwise(r, j)) || reduces[j] || any;
+    any = (loop_op[j] = fusable_elementwise(r, j)) || reduces[j] || streamed_contraction(r, j) || any;
+    if (row_dots(r, j)) {
+      rows_of[j] = r.operand(j, 0);
+    } else if (loop_op[j]) {
+      for (int i = 0; i < r.nodes[j].arity; ++i) {
+        const int m = rows_of[static_cast<std::size_t>(r.operand(j, i))];
+        if (m >= 0) rows_of[j] = rows_of[j] == -1 || rows_of[j] == m ? m : -2;  // -2: two matrices
+      }
+      if (rows_of[j] < 0) rows_of[j] = -1;
+    }
   }
   if (!any) return inside;
   // A node read only by maps of indices that end in a broadcast of a tensor: fused, it would
@@ -365,8 +409,10 @@ constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
     for (int i = 0; i < r.nodes[j].arity; ++i) {
       const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
       reader[a] = reader[a] == -1 || reader[a] == static_cast<int>(j) ? static_cast<int>(j) : -2;
+      const bool streams = i == 1 && streamed_contraction(r, j) && rows_of[a] == r.operand(j, 0);
       const bool takes = (loop_op[j] && r.nodes[j].size() == r.nodes[a].size()) ||
-                         (shift[j] && r.nodes[j].size() >= fusion_min_elements) || reduces[j] || tensor_bcast[j];
+                         (shift[j] && r.nodes[j].size() >= fusion_min_elements) || reduces[j] || tensor_bcast[j] ||
+                         streams;
       if (!takes) other[a] = 1;
     }
   for (int o : r.outputs)
@@ -391,6 +437,29 @@ constexpr std::array<bool, IR::size> fusion_inside(const IR& r) {
     }
     in_memory[j] = !inside[j] || (index_map && reads_memory);
   }
+  // A x inside the fused chain of a streamed A^T v: found from v back to A x through fused
+  // elementwise nodes that one node reads (`into[k]`: the streamed contraction k's chain
+  // leads to), so that element r of v reads element r of A x, the row the stream is at (a
+  // shift would read another row).
+  std::vector<int> into(N, -1);
+  for (std::size_t j = N; j-- > 0;) {
+    if (streamed_contraction(r, j)) {
+      const std::size_t v = static_cast<std::size_t>(r.operand(j, 1));
+      // v = A x itself (A^T A x): fused as the end of a chain is.
+      if (row_dots(r, v) && r.operand(v, 0) == r.operand(j, 0) && reader[v] == static_cast<int>(j) && !other[v] &&
+          r.nodes[v].size() >= fusion_min_elements)
+        inside[v] = true;
+      if (inside[v] && (loop_op[v] || row_dots(r, v))) into[v] = static_cast<int>(j);
+    }
+    if (into[j] < 0 || !loop_op[j]) continue;
+    const int m = r.operand(static_cast<std::size_t>(into[j]), 0);
+    for (int i = 0; i < r.nodes[j].arity; ++i) {
+      const std::size_t a = static_cast<std::size_t>(r.operand(j, i));
+      if (reader[a] != static_cast<int>(j) || other[a]) continue;
+      if (row_dots(r, a) && r.operand(a, 0) == m) inside[a] = true;
+      if (inside[a] && loop_op[a]) into[a] = into[j];
+    }
+  }
   return inside;
 }
 
@@ -407,7 +476,7 @@ constexpr std::array<int, IR::size> loop_folds(const IR& r, const Inside& inside
     if (!full_reduction(r, j) || inside[j]) continue;
     const std::size_t a = static_cast<std::size_t>(r.operand(j, 0));
     const node& n = r.nodes[a];
-    if (inside[a] || n.is_input() || n.kind != value_kind::real || by[a] >= 0) continue;
+    if (inside[a] || n.is_input() || n.kind != value_kind::real || by[a] >= 0 || streamed_contraction(r, a)) continue;
     bool loop = axis_reduction(r, a);
     for (int i = 0; i < n.arity; ++i) loop = loop || inside[static_cast<std::size_t>(r.operand(a, i))];
     if (loop) by[a] = static_cast<int>(j);

@@ -92,11 +92,11 @@ enum class batch_role : unsigned char { elementwise, sum, size };
 
 /// `op_info::builtin` of the structural ops, and of broadcast_in_dim, the first tensor op
 /// (the elementwise built-ins lie between `get` and it; detail::builtin_ops), and the
-/// reductions, reshape, slice and pad after it, which fusion reads (detail/ir/ir.hpp,
+/// reductions, tensordot, reshape, slice and pad after it, which fusion reads (detail/ir/ir.hpp,
 /// `fusion_inside`).
 namespace builtin_code {
 inline constexpr int input = 0, constant = 1, get = 2, broadcast_in_dim = 45, reduce_sum = 46, reduce_max = 47,
-                     reduce_min = 48, reshape = 51, slice = 52, pad = 53;
+                     reduce_min = 48, tensordot = 49, reshape = 51, slice = 52, pad = 53;
 }
 
 inline constexpr int no_simplification = -2;

@@ -83,6 +83,18 @@ struct axis_geometry {
   CALX_HOST_DEVICE constexpr int at(int o, int k, int i) const { return (o * n + k) * inner + i; }
 };
 
+/// Which axes a `tensordot` node contracts (its attribute `attr[0]`). With a of shape [P.., R] or
+/// [R, P..] and b of shape [R, Q..] or [Q.., R] (ranks 1 or 2), the result is [P.., Q..]:
+/// `sum_r a(p, r) b(r, q)` read in the layouts below. The transposed forms are what reverse
+/// mode needs, so no transpose is materialised. (Here, below the IR, because fusion reads
+/// it: detail/ir/ir.hpp, `streamed_contraction`.)
+struct contraction {
+  static constexpr int outer = 0;  ///< vectors: a[p] b[q]
+  static constexpr int ab = 1;     ///< a[p, r] b[r, q]: dot, matvec, vecmat, matmul
+  static constexpr int atb = 2;    ///< a[r, p] b[r, q]: a transposed (a matrix)
+  static constexpr int abt = 3;    ///< a[p, r] b[q, r]: b transposed (a matrix)
+};
+
 /// A reduction of a tensor of shape `s` over `axis` (-1: every axis), as a loop: result
 /// element `o` is `put(o, v)` with `v` the fold of `combine` over the reduced elements,
 /// read by `get(e)` in order. One loop for tensors of numbers and for every backend's code.

@@ -27,17 +27,6 @@
 CALX_BEGIN_NAMESPACE
 namespace detail {
 
-/// Which axes a `tensordot` node contracts (its attribute `attr[0]`). With a of shape [P.., R] or
-/// [R, P..] and b of shape [R, Q..] or [Q.., R] (ranks 1 or 2), the result is [P.., Q..]:
-/// `sum_r a(p, r) b(r, q)` read in the layouts below. The transposed forms are what reverse
-/// mode needs, so no transpose is materialised.
-struct contraction {
-  static constexpr int outer = 0;  ///< vectors: a[p] b[q]
-  static constexpr int ab = 1;     ///< a[p, r] b[r, q]: dot, matvec, vecmat, matmul
-  static constexpr int atb = 2;    ///< a[r, p] b[r, q]: a transposed (a matrix)
-  static constexpr int abt = 3;    ///< a[p, r] b[q, r]: b transposed (a matrix)
-};
-
 /// The loop bounds of a contraction of shapes `sa` and `sb` of kind `k`: rows (P), cols (Q)
 /// and the contracted extent (R).
 struct contraction_loops {
