@@ -1,12 +1,13 @@
 /// @file tests/tensor.fusion.stream.cpp
 /// @brief Streamed contractions in straight-line code (detail/ir/ir.hpp,
-/// `streamed_contraction`; detail/exec/fusion.hpp): A^T v, where v is an elementwise
-/// function of A x (the gradient of any sum of f((A x)_i) in x), is one pass over A's rows:
-/// each row gives its dot product with x, v's element, and is added into the result. Which
-/// nodes fuse (A x and the chain inside A^T v; A y itself; nothing below 32 rows), and that
-/// the stream computes the closed forms, f32 and f64, at shapes with tails of rows (not a
-/// multiple of four) and of SIMD batches of columns, value_and_grad's included (there r is
-/// read by the value too: r and A x are written out, 2 r streamed).
+/// `streamed_contraction`; detail/exec/streamed_contraction.hpp): A^T v, where v is an
+/// elementwise function of A x (the gradient of any sum of f((A x)_i) in x), is one pass
+/// over A's rows: each row gives its dot product with x, v's element, and is added into the
+/// result. Which nodes fuse (A x and the chain inside A^T v; A y itself; nothing below 32
+/// rows), and that the stream computes the closed forms, f32 and f64, at shapes with tails
+/// of rows (not a multiple of four) and of SIMD batches of columns, value_and_grad's
+/// included (there r is read by the value too: r and A x are written out, 2 r streamed),
+/// and A y read shifted (not the stream's row).
 
 #include <calx/calx.hpp>
 

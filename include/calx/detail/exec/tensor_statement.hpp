@@ -12,6 +12,7 @@
 
 #include <calx/detail/internal_header_check.hpp>
 
+#include <calx/detail/exec/fused_statement.hpp>
 #include <calx/detail/exec/fusion.hpp>
 #include <calx/detail/exec/node_kernel.hpp>
 #include <calx/detail/ir/graph.hpp>
