@@ -4,6 +4,7 @@
 /// width (full blocks, partial blocks, tails; fewer and more than four rows); and the
 /// programs that use them (a gradient's `A x` and `A^T r`, matmul's vjp) against closed forms.
 
+#include <_include/sum_check.hpp>
 #include <_include/vmap_support.hpp>
 
 #include <calx/calx.hpp>
@@ -21,6 +22,8 @@ namespace {
 using calx::detail::contraction;
 using calx::detail::contraction_layout;
 using calx::detail::contraction_loops;
+using calx_test::check_sum;
+using calx_test::fill_samples;
 using calx_test::sample;
 
 /// Contraction K of P x R by R x Q (in K's layouts) against sum_r a(p, r) b(r, q) added in
@@ -93,9 +96,9 @@ TEMPLATE_TEST_CASE("gradients through the contraction kernels match their closed
   calx::tensor<T, N, M> a;
   calx::tensor<T, M> x;
   calx::tensor<T, N> b;
-  for (std::size_t e = 0; e < N * M; ++e) a[e] = sample<T>(e, -1, 1, 3);
-  for (std::size_t e = 0; e < M; ++e) x[e] = sample<T>(e, -1, 1, 4);
-  for (std::size_t e = 0; e < N; ++e) b[e] = sample<T>(e, -1, 1, 5);
+  fill_samples(a, -1, 1, 3);
+  fill_samples(x, -1, 1, 4);
+  fill_samples(b, -1, 1, 5);
   // d/dx |A x - b|^2 = 2 A^T (A x - b).
   const auto g = calx::grad(least_squares, calx::argnums<1>)(a, x, b);
   std::vector<long double> r(N);
@@ -104,25 +107,14 @@ TEMPLATE_TEST_CASE("gradients through the contraction kernels match their closed
     for (std::size_t j = 0; j < M; ++j) s += static_cast<long double>(a[i * M + j]) * x[j];
     r[i] = s;
   }
-  // A sum of `count` terms f(k), added in long double, against calx's entry `got`: within
-  // 4 roundings per term of the terms' magnitudes (each is a product of values that carry
-  // their own contraction's rounding), as the two contractions each round once per term.
-  const auto check_entry = [](const char* what, std::size_t at, double got, std::size_t count, std::size_t rounds,
-                              const auto& term) {
-    long double want = 0, magnitude = 0;
-    for (std::size_t k = 0; k < count; ++k) want += term(k), magnitude += std::abs(term(k));
-    INFO(what << " entry " << at << ": got " << got << ", want " << static_cast<double>(want));
-    CHECK(std::abs(got - static_cast<double>(want)) <=
-          4.0 * static_cast<double>(rounds) * std::numeric_limits<T>::epsilon() * static_cast<double>(magnitude + 1));
-  };
   for (std::size_t j = 0; j < M; ++j)
-    check_entry("d/dx", j, g[j], N, N + M, [&](std::size_t i) { return 2 * a[i * M + j] * r[i]; });
+    check_sum<T>("d/dx", j, g[j], N, N + M, [&](std::size_t i) { return 2 * a[i * M + j] * r[i]; });
 
   // d/dA sum((A B)^2) = 2 (A B) B^T, d/dB = 2 A^T (A B): matmul and its two transposed forms.
   calx::tensor<T, 5, 19> p;
   calx::tensor<T, 19, 33> q;
-  for (std::size_t e = 0; e < p.size; ++e) p[e] = sample<T>(e, -1, 1, 6);
-  for (std::size_t e = 0; e < q.size; ++e) q[e] = sample<T>(e, -1, 1, 7);
+  fill_samples(p, -1, 1, 6);
+  fill_samples(q, -1, 1, 7);
   const auto grads = calx::grad(product_loss, calx::argnums<0, 1>)(p, q);
   const auto& dp = std::get<0>(grads);
   const auto& dq = std::get<1>(grads);
@@ -132,10 +124,10 @@ TEMPLATE_TEST_CASE("gradients through the contraction kernels match their closed
       for (std::size_t j = 0; j < 19; ++j) pq[i * 33 + k] += static_cast<long double>(p[i * 19 + j]) * q[j * 33 + k];
   for (std::size_t i = 0; i < 5; ++i)
     for (std::size_t j = 0; j < 19; ++j)
-      check_entry("d/dA", i * 19 + j, dp[i * 19 + j], 33, 19 + 33, [&](std::size_t k) { return 2 * pq[i * 33 + k] * q[j * 33 + k]; });
+      check_sum<T>("d/dA", i * 19 + j, dp[i * 19 + j], 33, 19 + 33, [&](std::size_t k) { return 2 * pq[i * 33 + k] * q[j * 33 + k]; });
   for (std::size_t j = 0; j < 19; ++j)
     for (std::size_t k = 0; k < 33; ++k)
-      check_entry("d/dB", j * 33 + k, dq[j * 33 + k], 5, 19 + 5, [&](std::size_t i) { return 2 * p[i * 19 + j] * pq[i * 33 + k]; });
+      check_sum<T>("d/dB", j * 33 + k, dq[j * 33 + k], 5, 19 + 5, [&](std::size_t i) { return 2 * p[i * 19 + j] * pq[i * 33 + k]; });
 }
 
 }  // namespace
