@@ -100,6 +100,15 @@ def report(what, calx, jax_min, jax_median):
           f"{calx['median'] / (jax_median * 1e9):.2f} (median)")
 
 
+def print_hands(times, prefix, hands, jmin):
+    """Each hand code's time beside JAX's."""
+    for hand in hands:
+        h = times.get(f"{prefix}/{hand}")
+        if h is not None:
+            print(f"  {hand}: {h['min']:.0f} ns (min), {h['median']:.0f} ns (median); JAX / {hand} = "
+                  f"{jmin * 1e9 / h['min']:.2f} (min)")
+
+
 def main():
     folder = sys.argv[1]
     times = calx_times(folder)
@@ -124,6 +133,7 @@ def main():
             print(f"per-sample MLP gradients {t}: JAX and calx differ by {err:.3g} (tolerance {tol:g}): "
                   f"{'same' if same else 'DIFFERENT'}")
             report(f"per-sample MLP gradients {t}", times.get(f"tensors/mlp/{t}/calx"), jmin, jmed)
+            print_hands(times, f"tensors/mlp/{t}", ("hand", "hand_rows"), jmin)
         for path in sorted(glob.glob(os.path.join(folder, f"ls*_{t}.bin"))):
             n = int(re.search(r"ls(\d+)_", os.path.basename(path)).group(1))
             v = np.fromfile(path, dtype=dtype)
@@ -137,11 +147,7 @@ def main():
             print(f"least-squares gradient {n}x{n} {t}: JAX and calx differ by {err:.3g} per term (tolerance "
                   f"{tol:g}): {'same' if same else 'DIFFERENT'}")
             report(f"least-squares gradient {n}x{n} {t}", times.get(f"tensors/least_squares/{n}/{t}/calx"), jmin, jmed)
-            for hand in ("hand", "hand_one_pass"):
-                h = times.get(f"tensors/least_squares/{n}/{t}/{hand}")
-                if h is not None:
-                    print(f"  {hand}: {h['min']:.0f} ns (min), {h['median']:.0f} ns (median); JAX / {hand} = "
-                          f"{jmin * 1e9 / h['min']:.2f} (min)")
+            print_hands(times, f"tensors/least_squares/{n}/{t}", ("hand", "hand_one_pass"), jmin)
     print(f"jax {jax.__version__}, jaxlib {jax.lib.__version__ if hasattr(jax.lib, '__version__') else '?'}")
     return 0 if ok else 1
 

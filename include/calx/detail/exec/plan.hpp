@@ -8,7 +8,8 @@
 /// A batched node that reads a sum would need a second pass over the batch (e.g.
 /// x - mean(x)); that is refused with a message.
 /// A loop output is stored as it is computed (its element by element, as the hand-written
-/// loop does), so it keeps no register unless another node reads it.
+/// loop does), so it keeps no register unless another node reads it; large result
+/// structures go through a stage instead (detail/exec/staged_outputs.hpp).
 #ifndef CALX_DETAIL_EXEC_PLAN_HPP
 #define CALX_DETAIL_EXEC_PLAN_HPP
 

@@ -4,7 +4,8 @@
 /// splatted; the last, partial group of lanes copied into a full one), the post stage once.
 /// Work is split into fixed chunks of samples; each chunk's reductions are summed
 /// separately and the chunk sums are added in order, so results do not depend on the
-/// number of threads. Nothing is allocated inside the loop.
+/// number of threads. Nothing is allocated inside the loop. Large result structures are
+/// written sample by sample after each group (detail/exec/staged_outputs.hpp).
 #ifndef CALX_DETAIL_EXEC_SIMD_EXECUTOR_HPP
 #define CALX_DETAIL_EXEC_SIMD_EXECUTOR_HPP
 
@@ -15,6 +16,7 @@
 #include <calx/detail/exec/node_kernel.hpp>
 #include <calx/detail/exec/plan.hpp>
 #include <calx/detail/exec/scalar_stages.hpp>
+#include <calx/detail/exec/staged_outputs.hpp>
 #include <calx/detail/exec/tensor_statement.hpp>
 #include <calx/detail/ir/ir.hpp>
 #include <calx/detail/static_for.hpp>
@@ -56,6 +58,12 @@ struct batch_executor {
   using pre_regs = typename stages::pre_regs;
   using post_regs = typename stages::post_regs;
   using loop_regs = registers<B, M, stages::template nreal<1>, stages::template nmask<1>>;
+
+  /// Result structures of a known size (S) are written sample by sample from a stage, after
+  /// each group (detail/exec/staged_outputs.hpp), where that pays.
+  static constexpr output_staging<IRT::size> staging = stage_outputs(ir, plan, sizeof(B), sizeof(T));
+  template <bool Contiguous, std::size_t S>
+  static constexpr bool staged = !Contiguous && S != 0 && staging.used;
 
   // ---- the loop stage ----------------------------------------------------------------
   /// Reads operands of loop nodes: loop registers, or pre values splatted.
@@ -138,6 +146,7 @@ struct batch_executor {
     loop_regs& loop;
     const output_view<T>* out;
     std::size_t i;
+    B* stage;
     template <int K>
     CALX_INLINE void to_outputs(int e, const B& v) const {
       if constexpr (K >= 0) {
@@ -153,7 +162,12 @@ struct batch_executor {
         else
           loop.real[plan.slot[J] + e] = v;
       }
-      if constexpr (plan.first_output[J] >= 0) to_outputs<plan.first_output[J]>(e, v);
+      if constexpr (plan.first_output[J] < 0 || (staged<Contiguous, S> && staging.outer[J])) {
+      } else if constexpr (staged<Contiguous, S>) {  // one copy for all its outputs
+        stage[staging.at[J] + e] = v;
+      } else {
+        to_outputs<plan.first_output[J]>(e, v);
+      }
     }
     /// Where node J's elements go (its registers, a batch each), for an op's results kernel.
     CALX_INLINE T* address() const {
@@ -168,18 +182,25 @@ struct batch_executor {
   /// a function per node and variant costs compile time.)
   template <bool Contiguous, std::size_t S>
   static CALX_INLINE void lanes(loop_regs& loop, B* acc, const pre_regs& pre, const input_view<T>* in,
-                                const output_view<T>* out, std::size_t i) {
+                                const output_view<T>* out, std::size_t i, B* stage) {
     static_for<IRT::size>([&]<std::size_t J>(std::integral_constant<std::size_t, J>) CALX_INLINE_LAMBDA {
       constexpr node n = ir.nodes[J];
       if constexpr (plan.reduction[J] >= 0) {
         for (int e = 0; e < n.size(); ++e) acc[plan.reduction[J] + e] += loop_reader{pre, loop}(operand_c<ir.operand(J, 0)>{}, e);
       } else if constexpr (plan.stage_of[J] != stage::loop) {
       } else if constexpr (n.op().builtin == builtin_code::input) {
-        const loop_writer<J, Contiguous, S> put{loop, out, i};
+        const loop_writer<J, Contiguous, S> put{loop, out, i, stage};
         for (int e = 0; e < n.size(); ++e)
           put(e, load<Contiguous>(in[ir.input_offset[n.index()] + static_cast<std::size_t>(e)], i));
       } else {
-        plain_statement_of<ir, J>::template statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, S>{loop, out, i});
+        if constexpr (staged<Contiguous, S> && staging.outer[J]) {  // its operands, for the rows at the write
+          constexpr int a = ir.operand(J, 0), b = ir.operand(J, 1);
+          const loop_reader get{pre, loop};
+          for (int e = 0; e < ir.nodes[a].size(); ++e) stage[staging.at[J] + e] = get(operand_c<a>{}, e);
+          for (int e = 0; e < ir.nodes[b].size(); ++e) stage[staging.at[J] + ir.nodes[a].size() + e] = get(operand_c<b>{}, e);
+        }
+        if constexpr (!(staged<Contiguous, S> && staging.outer[J] && plan.slot[J] < 0))
+          plain_statement_of<ir, J>::template statement<ir, J>(loop_reader{pre, loop}, loop_writer<J, Contiguous, S>{loop, out, i, stage});
       }
     });
   }
@@ -219,7 +240,7 @@ struct batch_executor {
     for (std::size_t k = 0; k < IRT::output_count; ++k) tout[k] = output_view<T>{out_lanes[k], sizeof(T), out[k].scalar};
     B group[R == 0 ? 1 : R];
     for (auto& g : group) g = B(T(0));
-    lanes<true, 0>(loop, group, pre, tin.data(), tout.data(), 0);
+    lanes<true, 0>(loop, group, pre, tin.data(), tout.data(), 0, nullptr);
     for (std::size_t k = 0; k < IRT::output_count; ++k)
       if (loop_outputs[k])
         for (std::size_t l = 0; l < count; ++l) out[k].at(i + l) = out_lanes[k][l];
@@ -248,8 +269,17 @@ struct batch_executor {
     for (auto& a : acc) a = B(T(0));
     loop_regs loop;
     std::size_t i = begin;
-    // A contiguous group's stores do not depend on S: one variant for every S.
-    for (; i + W <= end; i += W) lanes<Contiguous, Contiguous ? 0 : S>(loop, acc, pre, in.data(), out.data(), i);
+    if constexpr (staged<Contiguous, S>) {
+      B stage[staging.batches];
+      const auto runs = adjacent_leaves<ir, S>(out.data());
+      for (; i + W <= end; i += W) {
+        lanes<false, S>(loop, acc, pre, in.data(), out.data(), i, stage);
+        write_staged<ir, staging, S>(stage, out.data(), runs.data(), i);
+      }
+    } else {
+      // A contiguous group's stores do not depend on S: one variant for every S.
+      for (; i + W <= end; i += W) lanes<Contiguous, Contiguous ? 0 : S>(loop, acc, pre, in.data(), out.data(), i, nullptr);
+    }
     if (i < end) tail(loop, acc, pre, in.data(), out.data(), i, end - i);
     for (std::size_t r = 0; r < R; ++r) partial[r] = xsimd::hadd(acc[r]);
   }
