@@ -105,9 +105,8 @@ CALX_INLINE std::array<bool, IR.output_leaves == 0 ? 1 : IR.output_leaves> adjac
 template <class B, class T>
 CALX_INLINE B sample_lanes(const T* v) {
   constexpr int W = static_cast<int>(B::size);
-  using Arch = typename B::arch_type;
 #if XSIMD_WITH_AVX512F
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+  if constexpr (std::is_base_of_v<xsimd::avx512f, typename B::arch_type>) {
     if constexpr (sizeof(T) == 4)
       return _mm512_i32gather_ps(_mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                                     _mm512_set1_epi32(W)),
@@ -117,7 +116,7 @@ CALX_INLINE B sample_lanes(const T* v) {
   }
 #endif
 #if XSIMD_WITH_AVX2
-  if constexpr (std::is_base_of_v<xsimd::avx2, Arch> && W == 32 / static_cast<int>(sizeof(T))) {
+  if constexpr (std::is_base_of_v<xsimd::avx2, typename B::arch_type> && W == 32 / static_cast<int>(sizeof(T))) {
     if constexpr (sizeof(T) == 4)
       return _mm256_i32gather_ps(v, _mm256_setr_epi32(0, W, 2 * W, 3 * W, 4 * W, 5 * W, 6 * W, 7 * W), 4);
     else
