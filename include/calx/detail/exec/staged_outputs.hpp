@@ -20,7 +20,6 @@
 #include <calx/detail/exec/plan.hpp>
 #include <calx/detail/ir/graph.hpp>
 #include <calx/detail/ir/ir.hpp>
-#include <calx/detail/ir/shape.hpp>
 #include <calx/detail/static_for.hpp>
 
 #include <xsimd/xsimd.hpp>
@@ -31,14 +30,6 @@
 
 CALX_BEGIN_NAMESPACE
 namespace detail {
-
-/// Whether node j is an outer product of two real tensors (`contraction::outer`: element
-/// p * size(b) + q is a[p] * b[q]).
-template <class IR>
-constexpr bool outer_product(const IR& r, std::size_t j) {
-  const node& n = r.nodes[j];
-  return n.op().builtin == builtin_code::tensordot && n.attr[0] == contraction::outer && n.kind == value_kind::real;
-}
 
 /// Where each loop output's lanes wait for the write: `at[j]` batches into the stage (-1:
 /// none), the operands of an outer product (`outer[j]`: a, then b) in place of its elements.
@@ -139,14 +130,20 @@ CALX_INLINE void write_staged(const B* stage, const output_view<T>* out, const b
       constexpr auto j = static_cast<std::size_t>(IR.outputs[K]);
       if constexpr (Staging.at[j] >= 0) {
         constexpr std::size_t o = IR.output_offset[K];
+        const std::size_t sample = i + static_cast<std::size_t>(l);
         const T* v = lanes + Staging.at[j] * W + l;  // element e of the sample: v[e * W]
+        // The sample's first number, where the leaf is one run (S constant: fixed offsets).
+        T* const d = runs[K] ? reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(out[o].column) + sample * S) : nullptr;
+        const auto one_by_one = [&](int n, const auto& value) CALX_INLINE_LAMBDA {
+          for (int e = 0; e < n; ++e)
+            if (out[o + static_cast<std::size_t>(e)].column != nullptr) out[o + static_cast<std::size_t>(e)].at(sample) = value(e);
+        };
         if constexpr (Staging.outer[j]) {
           constexpr int rows = IR.nodes[static_cast<std::size_t>(IR.operand(j, 0))].size();
           constexpr int cols = IR.nodes[static_cast<std::size_t>(IR.operand(j, 1))].size();
           constexpr int whole = cols / W;
           const T* b = v + rows * W;
-          if (runs[K]) {
-            T* d = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(out[o].column) + (i + static_cast<std::size_t>(l)) * S);
+          if (d != nullptr) {
             B bs[whole == 0 ? 1 : whole];
             for (int q = 0; q < whole; ++q) bs[q] = sample_lanes<B>(b + q * W * W);
             for (int r = 0; r < rows; ++r) {
@@ -155,21 +152,16 @@ CALX_INLINE void write_staged(const B* stage, const output_view<T>* out, const b
               for (int c = whole * W; c < cols; ++c) d[r * cols + c] = a * b[c * W];
             }
           } else {
-            for (int e = 0; e < rows * cols; ++e)
-              if (out[o + static_cast<std::size_t>(e)].column != nullptr)
-                out[o + static_cast<std::size_t>(e)].at(i + static_cast<std::size_t>(l)) = v[(e / cols) * W] * b[(e % cols) * W];
+            one_by_one(rows * cols, [&](int e) { return v[(e / cols) * W] * b[(e % cols) * W]; });
           }
         } else {
           constexpr int n = IR.nodes[j].size();
-          if (runs[K]) {
-            T* d = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(out[o].column) + (i + static_cast<std::size_t>(l)) * S);
+          if (d != nullptr) {
             int e = 0;
             for (; e + W <= n; e += W) sample_lanes<B>(v + e * W).store_unaligned(d + e);
             for (; e < n; ++e) d[e] = v[e * W];
           } else {
-            for (int e = 0; e < n; ++e)
-              if (out[o + static_cast<std::size_t>(e)].column != nullptr)
-                out[o + static_cast<std::size_t>(e)].at(i + static_cast<std::size_t>(l)) = v[e * W];
+            one_by_one(n, [&](int e) { return v[e * W]; });
           }
         }
       }

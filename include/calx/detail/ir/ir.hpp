@@ -335,6 +335,15 @@ constexpr bool matrix_vector_contraction(const IR& r, std::size_t j, int k) {
   return a.dims.rank == 2 && x.dims.rank == 1 && a.kind == value_kind::real && x.kind == value_kind::real;
 }
 
+/// Whether node j is an outer product of two real tensors (`contraction::outer`: element
+/// p * size(b) + q is a[p] * b[q]); vmap writes one that is an output row by row
+/// (detail/exec/staged_outputs.hpp).
+template <class IR>
+constexpr bool outer_product(const IR& r, std::size_t j) {
+  const node& n = r.nodes[j];
+  return n.op().builtin == builtin_code::tensordot && n.attr[0] == contraction::outer && n.kind == value_kind::real;
+}
+
 /// Whether node j is A x (`contraction::ab`, A a matrix, x a vector): element e is the dot
 /// product of A's row e with x, which a streamed contraction over A computes as the row
 /// goes by (`streamed_contraction`).
