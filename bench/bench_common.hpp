@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <ostream>
 #include <random>
@@ -117,6 +118,20 @@ double max_rel_diff(const A& a, const B& b, double floor = 1e-3) {
 }
 
 /// Runs the registered benchmarks with the ratio reporter; returns main's exit status.
+/// Writes `fill`'s numbers (it fills a std::vector<T>) as a raw array to `path`: the dumps
+/// (CALX_BENCH_DUMP) that bench/peers/ reads to run JAX on the same numbers.
+template <class T, class Fill>
+void write_numbers(const std::string& path, const Fill& fill) {
+  std::vector<T> v;
+  fill(v);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr || std::fwrite(v.data(), sizeof(T), v.size(), f) != v.size()) {
+    std::printf("cannot write %s\n", path.c_str());
+    std::exit(1);
+  }
+  std::fclose(f);
+}
+
 inline int run_benchmarks(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

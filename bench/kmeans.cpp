@@ -165,10 +165,16 @@ template <class T>
     for (std::size_t b = 0; b < tr::nb; ++b) d2[b].store_aligned(lanes + b * tr::W);
     std::size_t k = 0;
     while (lanes[k] != best) ++k;
-    // d/dc |p - c|^2 = 2 (c - p), on the nearest centroid's row.
-    for (std::size_t j = 0; j < kd; j += tr::W) {
-      const B cj = B::load_unaligned(q.centroids.data() + k * kd + j), pj = B::load_unaligned(p + j);
-      (B::load_aligned(g + k * kd + j) + T(2) * (cj - pj)).store_aligned(g + k * kd + j);
+    // d/dc |p - c|^2 = 2 (c - p), on the nearest centroid's row: whole batches where a row
+    // holds them, else a loop (AVX-512 f32: a batch of 16 is wider than the row of 8, and
+    // the batch loads read past it, misaligned).
+    if constexpr (tr::W <= kd) {
+      for (std::size_t j = 0; j < kd; j += tr::W) {
+        const B cj = B::load_unaligned(q.centroids.data() + k * kd + j), pj = B::load_unaligned(p + j);
+        (B::load_aligned(g + k * kd + j) + T(2) * (cj - pj)).store_aligned(g + k * kd + j);
+      }
+    } else {
+      for (std::size_t j = 0; j < kd; ++j) g[k * kd + j] += T(2) * (q.centroids.data()[k * kd + j] - p[j]);
     }
   }
   q.value = total;
@@ -198,11 +204,30 @@ void check(problem<T>& q) {
   }
 }
 
+/// With CALX_BENCH_DUMP=<folder>, the inputs and calx's results (the broadcast form), as a
+/// raw array of T in this order, for bench/peers/kmeans.py to run JAX on the same numbers and
+/// check it against calx: kmeans_<t>.bin: points (1000 x 8), centroids (10 x 8), the cost
+/// (calx::trace), then value_and_grad's value and gradient in the centroids (10 x 8).
+template <class T>
+void dump(const char* folder, const problem<T>& q0) {
+  problem<T> a = q0, b = q0;
+  calx_cost(a);
+  calx_grad(b);
+  write_numbers<T>(std::string(folder) + "/kmeans_" + type_name<T>() + ".bin", [&](std::vector<T>& v) {
+    v.insert(v.end(), q0.points.data(), q0.points.data() + kn * kd);
+    v.insert(v.end(), q0.centroids.data(), q0.centroids.data() + kk * kd);
+    v.push_back(a.value);
+    v.push_back(b.value);
+    v.insert(v.end(), b.g.data(), b.g.data() + kk * kd);
+  });
+}
+
 template <class T>
 void register_type() {
   static std::deque<problem<T>> qs;
   problem<T>& q = qs.emplace_back(make_problem<T>());
   check(q);
+  if (const char* folder = std::getenv("CALX_BENCH_DUMP")) dump<T>(folder, q);
   const std::string t = type_name<T>(), b = "kmeans/" + t + "/";
   auto reg = [&](std::string name, auto fn) {
     benchmark::RegisterBenchmark(name.c_str(), fn, &q)->ComputeStatistics("min", min_of);

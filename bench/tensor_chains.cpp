@@ -280,6 +280,31 @@ void check_rk4(ode_problem<T>& q) {
   }
 }
 
+/// With CALX_BENCH_DUMP=<folder>, the inputs and calx's results, as raw arrays of T in this
+/// order, for bench/peers/tensor_chains.py to run JAX on the same numbers and check it
+/// against calx: lse_<t>.bin: x (2500), logsumexp(x) (calx::trace), then value_and_grad's
+/// value and gradient (2500); rk4_<t>.bin: x, y (1000 each), the RK4 step (1000), then the
+/// gradient of its last component with respect to x (1000).
+template <class T>
+void dump(const char* folder, const lse_problem<T>& q0, const ode_problem<T>& o0) {
+  lse_problem<T> a = q0, b = q0;
+  calx_lse(a);
+  calx_lse_grad<T, true>(b);
+  const std::string t = type_name<T>();
+  write_numbers<T>(std::string(folder) + "/lse_" + t + ".bin", [&](std::vector<T>& v) {
+    v.insert(v.end(), q0.x.data(), q0.x.data() + lse_n);
+    v.push_back(a.value);
+    v.push_back(b.value);
+    v.insert(v.end(), b.g.data(), b.g.data() + lse_n);
+  });
+  ode_problem<T> o = o0;
+  calx_rk4<T, true>(o);
+  calx_rk4_grad<T, true>(o);
+  write_numbers<T>(std::string(folder) + "/rk4_" + t + ".bin", [&](std::vector<T>& v) {
+    for (const auto* e : {&o.x, &o.y, &o.out, &o.g}) v.insert(v.end(), e->data(), e->data() + ode_n);
+  });
+}
+
 template <class T>
 void register_type() {
   static std::deque<lse_problem<T>> lses;
@@ -288,6 +313,7 @@ void register_type() {
   ode_problem<T>& o = odes.emplace_back(make_ode<T>());
   check_lse(q);
   check_rk4(o);
+  if (const char* folder = std::getenv("CALX_BENCH_DUMP")) dump<T>(folder, q, o);
   const std::string t = type_name<T>();
   auto reg = [&](std::string name, auto fn, auto* p) {
     benchmark::RegisterBenchmark(name.c_str(), fn, p)->ComputeStatistics("min", min_of);

@@ -354,19 +354,6 @@ double max_rel(const params_t<T>& a, const params_t<T>& b) {
   return e;
 }
 
-/// Writes `fill`'s numbers (a std::vector<T>) as a raw array to `path`.
-template <class T, class Fill>
-void write_numbers(const std::string& path, const Fill& fill) {
-  std::vector<T> v;
-  fill(v);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr || std::fwrite(v.data(), sizeof(T), v.size(), f) != v.size()) {
-    std::printf("cannot write %s\n", path.c_str());
-    std::exit(1);
-  }
-  std::fclose(f);
-}
-
 /// With CALX_BENCH_DUMP=<folder>, the inputs and calx's results, as raw arrays of T in this
 /// order, for bench/peers/ to run JAX on the same numbers and check it against calx:
 /// mlp_<t>.bin: w1 (32 x 16), b1, w2, b2, xs (4096 x 16), ys, then the 4096 gradients

@@ -8,6 +8,25 @@
 
 using namespace indexing_test;
 
+// Straight-line code reads an `int` index tensor as the caller holds it where an index op
+// reads it (register_reader::index), and as numbers where anything else does: here both.
+TEST_CASE("an int index tensor read as indices and as numbers in one program", "[tensor][indexing]") {
+  constexpr auto both = [](const auto& x, const auto& idx) { return calx::sum(calx::take(x, idx)) * calx::sum(idx); };
+  const X x = filled<X>(5);
+  for (const I4& idx : idx_cases) {
+    double rows = 0, count = 0;
+    for (int k = 0; k < 4; ++k) {
+      count += idx[k];
+      for (int i = 0; i < 3; ++i) rows += x(jax_clamp(idx[k], 4), i);
+    }
+    CHECK(calx::trace(both, x, idx)(x, idx) == Approx(rows * count).epsilon(1e-15));
+    X want;  // each gathered row's entries carry sum(idx)
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < 3; ++i) want(jax_clamp(idx[k], 4), i) += count;
+    CHECK(max_abs_diff(calx::grad(both)(x, idx), want) == 0.0);
+  }
+}
+
 TEST_CASE("the Hessian through index ops is symmetric and differentiates the gradient", "[tensor][indexing][hessian]") {
   const X x = filled<X>(30);
   const I4 idx = idx_cases[0], ids = id_cases[0];

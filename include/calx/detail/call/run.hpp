@@ -89,13 +89,44 @@ constexpr std::size_t converted_count() {
     return std::is_same_v<U, L> ? 0 : 1;
 }
 
+/// Marks, from `at[k]` on, which of `T`'s leaves hold `int`s (an index argument, an index
+/// tensor), in flattening order.
+template <class T>
+constexpr void mark_int_leaves(bool* at, std::size_t& k) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (traced_whole<U>)
+    at[k++] = std::is_same_v<typename tree_node<U>::element, int>;
+  else if constexpr (array_node<U>)
+    for (std::size_t e = 0; e < tree_node<U>::extent; ++e) mark_int_leaves<typename tree_node<U>::element>(at, k);
+  else if constexpr (product_node<U>)
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (mark_int_leaves<child_t<U, I>>(at, k), ...);
+    }(std::make_index_sequence<child_count_v<U>>{});
+  else
+    at[k++] = std::is_same_v<U, int>;
+}
+/// Which values of arguments `A...` are `int`s (`value[k]` for value k), as a type: index ops
+/// read those as the caller holds them (`integer_inputs`).
+template <class... A>
+struct int_leaves {
+  static constexpr std::size_t size = (std::size_t{0} + ... + value_count_v<A>);
+  static constexpr std::array<bool, size == 0 ? 1 : size> value = [] {
+    std::array<bool, size == 0 ? 1 : size> at{};
+    std::size_t k = 0;
+    (mark_int_leaves<A>(at.data(), k), ...);
+    return at;
+  }();
+};
+
 /// The values of argument structures of numbers, where they are: one pointer per value (a
 /// tensor's elements in place, a scalar leaf by address), in flattening order. A leaf that
 /// is not an `L` (an integer argument, an integer tensor's elements) is converted into a
-/// copy held here.
-template <class L, std::size_t N, std::size_t C>
+/// copy held here; an `int` leaf is also kept where it is (`ints`, marked in `Ints`), which
+/// index ops read without the round trip through `L`.
+template <class L, std::size_t N, std::size_t C, class Ints = int_leaves<>>
 struct argument_values {
   std::array<const L*, N == 0 ? 1 : N> at{};
+  std::array<const int*, N == 0 ? 1 : N> ints{};
   std::array<L, C == 0 ? 1 : C> converted;  // every entry is written before it is read
   template <class... A>
   CALX_HOST_DEVICE constexpr explicit argument_values(const A&... a) {
@@ -105,12 +136,14 @@ struct argument_values {
         if constexpr (std::is_same_v<typename tree_node<X>::element, L>) {
           at[k++] = leaf.data();
         } else {
+          if constexpr (std::is_same_v<typename tree_node<X>::element, int>) ints[k] = leaf.data();
           at[k++] = &converted[c];
           for (std::size_t e = 0; e < tree_node<X>::extent; ++e) converted[c++] = static_cast<L>(leaf.data()[e]);
         }
       } else if constexpr (std::is_same_v<X, L>) {
         at[k++] = &leaf;
       } else {
+        if constexpr (std::is_same_v<X, int>) ints[k] = &leaf;
         converted[c] = static_cast<L>(leaf);
         at[k++] = &converted[c++];
       }
@@ -121,9 +154,11 @@ struct argument_values {
 };
 /// The values of `a...` as `argument_values` (made in place: it may point into itself).
 template <class L, class... A>
-CALX_HOST_DEVICE constexpr argument_values<L, (std::size_t{0} + ... + value_count_v<A>), (std::size_t{0} + ... + converted_count<L, A>())>
+CALX_HOST_DEVICE constexpr argument_values<L, (std::size_t{0} + ... + value_count_v<A>), (std::size_t{0} + ... + converted_count<L, A>()),
+                                           int_leaves<A...>>
 arguments_in_place(const A&... a) {
-  return argument_values<L, (std::size_t{0} + ... + value_count_v<A>), (std::size_t{0} + ... + converted_count<L, A>())>(a...);
+  return argument_values<L, (std::size_t{0} + ... + value_count_v<A>), (std::size_t{0} + ... + converted_count<L, A>()),
+                         int_leaves<A...>>(a...);
 }
 
 /// Result structures' values, where the program writes them: the first element and the
@@ -170,8 +205,8 @@ CALX_HOST_DEVICE constexpr result_values<L, N + 1> and_value(const result_values
 /// Runs program `Source` on numbers in place: input k read from `in[k]` (one pointer per
 /// program input), outputs written into `out`'s values. An output may be part of a value (a
 /// Jacobian's entries fill one tensor): it is found by its flat position.
-template <class Source, class L, std::size_t NO>
-CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_values<L, NO>& out) {
+template <class Source, class L, std::size_t NO, class Ints = no_integer_inputs>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_values<L, NO>& out, Ints ints = {}) {
   using M = materialized<lowered_t<Source, L>>;  // not a reference: device code may not bind the host's constant
   using IRT = typename M::ir_type;
   std::array<L*, IRT::output_leaves == 0 ? 1 : IRT::output_leaves> op{};
@@ -181,14 +216,14 @@ CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_valu
     while (start + out.size[v] <= offset[k]) start += out.size[v++];
     op[k] = out.at[v] + (offset[k] - start);
   }
-  evaluate<M::slotted>(in, op.data());
+  evaluate<M::slotted>(in, op.data(), ints);
 }
 
 /// `run_into` on argument structures: their values are the program's inputs, one for one.
-template <class Source, class L, std::size_t NI, std::size_t NC, std::size_t NO>
-CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI, NC>& in, const result_values<L, NO>& out) {
+template <class Source, class L, std::size_t NI, std::size_t NC, class Ints, std::size_t NO>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI, NC, Ints>& in, const result_values<L, NO>& out) {
   static_assert(NI == materialized<Source>::ir_type::input_leaves, "calx internal: input count mismatch");
-  run_into<Source>(in.at.data(), out);
+  run_into<Source>(in.at.data(), out, integer_inputs<Ints>{in.ints.data()});
 }
 
 }  // namespace detail

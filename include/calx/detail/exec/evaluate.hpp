@@ -31,11 +31,23 @@ struct registers {
   M mask[NB == 0 ? 1 : NB];
 };
 
+/// Which inputs the caller passed as `int`s, and where (`integer_inputs`): an index op reads
+/// its indices from there, not converted to reals and back (`register_reader::index`).
+struct no_integer_inputs {
+  static constexpr bool holds(std::size_t) { return false; }
+};
+template <class Marks>  // Marks::value[k]: input k is `int`s
+struct integer_inputs {
+  const int* const* at;
+  static constexpr bool holds(std::size_t k) { return Marks::value[k]; }
+};
+
 /// Where straight-line code reads input k's element e: in the caller's memory, one
 /// pointer per input (a tensor input is not copied)...
-template <class T>
+template <class T, class Ints = no_integer_inputs>
 struct input_pointers {
   const T* const* at;
+  Ints ints{};
   CALX_HOST_DEVICE CALX_INLINE const T& operator()(std::size_t k, int e) const { return at[k][e]; }
 };
 /// ...or in an array of one value per scalar input (a loop's step: no input's address is
@@ -92,6 +104,19 @@ struct register_reader {
       return r.mask[IR.nodes[Id].slot + e];
     else
       return r.real[IR.nodes[Id].slot + e];
+  }
+  /// Element e of operand Id as an index (an index op's indices): the caller's `int` where
+  /// the operand is an input passed as `int`s, else its value.
+  template <int Id>
+  CALX_HOST_DEVICE CALX_INLINE auto index(operand_c<Id> id, int e) const {
+    if constexpr (IR.nodes[Id].op().builtin == builtin_code::input && requires { in.ints; }) {
+      if constexpr (decltype(in.ints)::holds(IR.nodes[Id].index()))
+        return in.ints.at[IR.nodes[Id].index()][e];
+      else
+        return (*this)(id, e);
+    } else {
+      return (*this)(id, e);
+    }
   }
   /// Where operand Id's elements are (consecutive), for an op's results kernel.
   template <int Id>
@@ -244,10 +269,11 @@ CALX_HOST_DEVICE CALX_INLINE void evaluate_in(Regs& r, In in, Out out) {
 /// would overflow a thread's stack, and one allocation is small beside its work.
 inline constexpr std::size_t stack_registers_max = std::size_t{1} << 18;
 
-/// Evaluates the program `IR`: input k is read from `in[k][0 .. its size)`, output k written
-/// to `out[k][0 .. its size)` (one pointer per value, in the IR's order).
-template <const auto& IR, class T>
-CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* const* in, T* const* out) {
+/// Evaluates the program `IR`: input k is read from `in[k][0 .. its size)` (and, where
+/// `ints` holds it, as `int`s from there), output k written to `out[k][0 .. its size)` (one
+/// pointer per value, in the IR's order).
+template <const auto& IR, class T, class Ints = no_integer_inputs>
+CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* const* in, T* const* out, Ints ints = {}) {
   using Regs = registers<T, mask_t<T>, static_cast<std::size_t>(IR.real_slots), static_cast<std::size_t>(IR.bool_slots)>;
 #ifndef __CUDA_ARCH__
   constexpr bool on_heap = sizeof(Regs) > stack_registers_max;
@@ -256,10 +282,10 @@ CALX_HOST_DEVICE CALX_INLINE void evaluate(const T* const* in, T* const* out) {
 #endif
   if constexpr (on_heap) {
     const std::unique_ptr<Regs> r(new Regs);
-    evaluate_in<IR>(*r, input_pointers<T>{in}, out);
+    evaluate_in<IR>(*r, input_pointers<T, Ints>{in, ints}, out);
   } else {
     Regs r;
-    evaluate_in<IR>(r, input_pointers<T>{in}, out);
+    evaluate_in<IR>(r, input_pointers<T, Ints>{in, ints}, out);
   }
 }
 

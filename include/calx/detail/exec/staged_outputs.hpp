@@ -157,9 +157,11 @@ CALX_INLINE void write_staged(const B* stage, const output_view<T>* out, const b
         } else {
           constexpr int n = IR.nodes[j].size();
           if (d != nullptr) {
-            int e = 0;
-            for (; e + W <= n; e += W) sample_lanes<B>(v + e * W).store_unaligned(d + e);
-            for (; e < n; ++e) d[e] = v[e * W];
+            // Constant bounds: with `e` running on from the first loop, g++ 12 warned of an
+            // overflow of `e * W` in the second (-Waggressive-loop-optimizations).
+            constexpr int whole = n / W * W;
+            for (int e = 0; e < whole; e += W) sample_lanes<B>(v + e * W).store_unaligned(d + e);
+            for (int e = whole; e < n; ++e) d[e] = v[e * W];
           } else {
             one_by_one(n, [&](int e) { return v[e * W]; });
           }

@@ -18,6 +18,7 @@
 #include <calx/detail/ir/shape.hpp>
 #include <calx/detail/ir/ir.hpp>
 #include <calx/detail/ops/describe.hpp>
+#include <calx/detail/static_for.hpp>
 #include <calx/detail/tensor/tensor_op_base.hpp>
 #include <calx/op_traits.hpp>
 
@@ -42,9 +43,13 @@ struct index_mode {
 template <class T>
 CALX_HOST_DEVICE constexpr CALX_INLINE int clamped_index(T v, int n, int last) {
   // In range, the usual case, one test and a conversion (selects for every case took a
-  // gather of 100 rows from 108 to 179 ns).
-  if (v >= T(0) && v < T(last) + T(1)) [[likely]]
+  // gather of 100 rows from 108 to 179 ns); an `int`, one unsigned comparison.
+  if constexpr (std::is_same_v<T, int>) {
+    if (static_cast<unsigned>(v) <= static_cast<unsigned>(last)) [[likely]]
+      return v;
+  } else if (v >= T(0) && v < T(last) + T(1)) [[likely]] {
     return static_cast<int>(v);
+  }
   // Bounded before the conversion, which is then defined (NaN fails every test: 0).
   const T lo = -T(n) - T(1), hi = T(n) + T(1);
   const int i = v > lo ? (v < hi ? static_cast<int>(v) : n + 1) : -n - 1;
@@ -143,6 +148,22 @@ struct lane_indices {
   }
 };
 
+/// Element e of index operand `ix` as `get` gives an index: the caller's `int` where it has
+/// one (an index tensor argument in straight-line code: `register_reader::index`), else the
+/// operand's value.
+template <class Get, int Id>
+CALX_HOST_DEVICE CALX_INLINE auto index_operand(const Get& get, operand_c<Id> ix, int e) {
+  if constexpr (requires { get.index(ix, e); })
+    return get.index(ix, e);
+  else
+    return get(ix, e);
+}
+/// `lane_indices` of an index as `index_operand` reads it (an `int`, a number or lanes).
+template <class Index, class X>
+CALX_HOST_DEVICE CALX_INLINE lane_indices<X, Index> indices_of(const X& x, const Index& index) {
+  return lane_indices<X, Index>(x, index);
+}
+
 /// The operands of an index op: the tensor (operand 0, the one it is linear in) and the
 /// indices (operand 1: no tangent, no cotangent).
 struct index_op_traits : tensor_op_traits {
@@ -171,7 +192,7 @@ struct op_traits<gather_op> : detail::index_op_traits {
     constexpr int count = IR.nodes[IR.operand(J, 1)].dims.size(), mode = IR.nodes[J].attr[1];
     using V = std::remove_cvref_t<decltype(get(a, 0))>;
     for (int k = 0; k < count; ++k) {
-      const detail::lane_indices<V, detail::index_reader> j(get(ix, k), detail::index_reader{mode, s.n});
+      const auto j = detail::indices_of(detail::index_operand(get, ix, k), detail::index_reader{mode, s.n});
       for (int o = 0; o < s.outer; ++o)
         for (int i = 0; i < s.inner; ++i) {
           const int to = (o * count + k) * s.inner + i;
@@ -212,10 +233,21 @@ struct op_traits<scatter_add_op> : detail::index_op_traits {
       for (int e = 0; e < size; ++e) put(e, V(0));
       V* out = put.address();
       for (int k = 0; k < count; ++k) {
-        const int j = read(get(ix, k));
+        const int j = read(detail::index_operand(get, ix, k));
         if (j >= 0)
-          for (int o = 0; o < s.outer; ++o)
-            for (int i = 0; i < s.inner; ++i) out[s.at(o, j, i)] += get(a, (o * count + k) * s.inner + i);
+          for (int o = 0; o < s.outer; ++o) {
+            V* row = out + s.at(o, j, 0);
+            const int from = (o * count + k) * s.inner;
+            if constexpr (s.inner <= 8) {
+              // A short row written out, its entries read before any is stored (which may
+              // alias them, for all the compiler knows): then the adds go in vectors. As a
+              // loop, g++ kept 3 adds a loop of scalar ones, 2x the time.
+              V u[s.inner];
+              detail::static_for<static_cast<std::size_t>(s.inner)>([&](auto i) { u[i] = get(a, from + static_cast<int>(i)); });
+              detail::static_for<static_cast<std::size_t>(s.inner)>([&](auto i) { row[i] += u[i]; });
+            } else
+              for (int i = 0; i < s.inner; ++i) row[i] += get(a, from + i);
+          }
       }
     } else {
       // Elsewhere (SIMD lanes, whose samples' indices may differ; device code) in a buffer,
@@ -257,8 +289,8 @@ struct op_traits<dynamic_slice_op> : detail::index_op_traits {
     constexpr detail::axis_geometry big = detail::axis_geometry::of(IR.nodes[IR.operand(J, 0)].dims, IR.nodes[J].attr[0]);
     constexpr int size = IR.nodes[J].attr[1];
     using V = std::remove_cvref_t<decltype(get(a, 0))>;
-    const detail::lane_indices<V, detail::start_reader> b(get(detail::operand_c<IR.operand(J, 1)>{}, 0),
-                                                          detail::start_reader{big.n, size});
+    const auto b = detail::indices_of(detail::index_operand(get, detail::operand_c<IR.operand(J, 1)>{}, 0),
+                                      detail::start_reader{big.n, size});
     for (int o = 0; o < big.outer; ++o)
       for (int k = 0; k < size; ++k)
         for (int i = 0; i < big.inner; ++i) {
@@ -287,8 +319,8 @@ struct op_traits<dynamic_pad_op> : detail::index_op_traits {
     constexpr int size = IR.nodes[J].attr[1];
     constexpr detail::axis_geometry part{size, big.inner, big.outer};
     using V = std::remove_cvref_t<decltype(get(a, 0))>;
-    const detail::lane_indices<V, detail::start_reader> b(get(detail::operand_c<IR.operand(J, 1)>{}, 0),
-                                                          detail::start_reader{big.n, size});
+    const auto b = detail::indices_of(detail::index_operand(get, detail::operand_c<IR.operand(J, 1)>{}, 0),
+                                      detail::start_reader{big.n, size});
     for (int o = 0; o < big.outer; ++o)
       for (int k = 0; k < big.n; ++k)
         for (int i = 0; i < big.inner; ++i) {
