@@ -191,17 +191,96 @@ struct broadcast_runs {
   }
 };
 
+/// The widest SIMD width, W or W / 2, W / 4, ..., at which loop j's broadcasts and
+/// reductions over one axis read whole batches of their runs (`fused_value`): kmeans'
+/// rows of 8 coordinates are half an AVX-512 batch of floats, and at 16 lanes every
+/// element went lane by lane (6-7x the loop at 8). 1: none (the loop keeps W).
+template <class IR>
+constexpr int loop_width(const IR& r, const std::array<fused_role, IR::size>& role, std::size_t j, int W) {
+  std::array<bool, IR::size> seen{};  // not vector<bool>: clang 14 cannot make one in constant evaluation
+  std::vector<std::size_t> region;
+  auto visit = [&](auto& self, std::size_t k) -> void {
+    if (seen[k]) return;
+    seen[k] = true;
+    region.push_back(k);
+    for (int i = 0; i < r.nodes[k].arity; ++i) {
+      const std::size_t a = static_cast<std::size_t>(r.operand(k, i));
+      if (role[a] == fused_role::inside) self(self, a);
+    }
+  };
+  visit(visit, j);
+  // Whether node k reads whole batches of w, at least where a batch lies in one of its runs
+  // (true where it reads none): a run of w or more (a longer run that is no multiple of w
+  // reads its last batch lane by lane, which costs less than narrower batches throughout).
+  auto whole_at = [&](std::size_t k, int w) {
+    const node& n = r.nodes[k];
+    const std::size_t a = n.arity > 0 ? static_cast<std::size_t>(r.operand(k, 0)) : 0;
+    if (n.op().builtin == builtin_code::broadcast_in_dim && r.nodes[a].size() > 1) {
+      const broadcast_runs b = broadcast_runs::of(r.nodes[a].dims, n.dims);
+      return b.kept >= w || b.repeated >= w;
+    }
+    if (fusable_reduction(r, k) && n.attr[0] >= 0) {
+      const axis_geometry g = axis_geometry::of(r.nodes[a].dims, n.attr[0]);
+      return g.inner >= w || (g.inner == 1 && n.op().builtin == builtin_code::reduce_sum && g.n % w == 0);
+    }
+    return true;
+  };
+  // A node whole at no width (a max over rows of 10) goes lane by lane at any: it does not
+  // narrow the loop.
+  auto whole = [&](int w) {
+    for (std::size_t k : region) {
+      bool some = false;
+      for (int v = W; v > 1; v /= 2) some = some || whole_at(k, v);
+      if (some && !whole_at(k, w)) return false;
+    }
+    return true;
+  };
+  for (int w = W; w > 1; w /= 2)
+    if (whole(w)) return w;
+  return 1;
+}
+
+#ifndef __CUDA_ARCH__
+/// The SIMD batch loop J of numbers of type T runs in (`loop_width`): the widest that
+/// xsimd compiles, or a narrower one of the same instruction set's family (on AVX-512,
+/// AVX2's 8 floats) where that reads whole runs.
+template <const auto& IR, std::size_t J, class T>
+struct loop_batch {
+  static constexpr int W = static_cast<int>(xsimd::batch<T>::size);
+  static constexpr int width = loop_width(IR, fusion_of<IR>, J, W);
+  using narrow = xsimd::make_sized_batch_t<T, static_cast<std::size_t>(width)>;
+  using type = std::conditional_t<width == W || width < 2 || std::is_void_v<narrow>, xsimd::batch<T>, narrow>;
+};
+template <const auto& IR, std::size_t J, class T>
+using loop_batch_t = typename loop_batch<IR, J, T>::type;
+
+/// The widest SIMD batch of T of at most N lanes (of the widest, where none is): a row of
+/// 8 floats sums as one AVX2 batch on AVX-512, where a batch of 16 left it to scalar adds.
+template <class T, int N>
+struct row_batch {
+  static constexpr int width = [] {
+    int w = static_cast<int>(xsimd::batch<T>::size);
+    while (w > N && w > 2) w /= 2;
+    return w;
+  }();
+  using narrow = xsimd::make_sized_batch_t<T, static_cast<std::size_t>(width)>;
+  using type = std::conditional_t<std::is_void_v<narrow>, xsimd::batch<T>, narrow>;
+};
+template <class T, int N>
+using row_batch_t = typename row_batch<T, N>::type;
+#endif
+
 #ifndef __CUDA_ARCH__
 /// The fold of `Traits::kernel` over N elements as `fold_batches`, for N of one batch or
 /// more: one accumulator where N is under four batches (a row of a reduction over its last
 /// axis).
-template <class Traits, int N, class T, class Batch, class One>
+template <class Traits, int N, class T, class B = xsimd::batch<T>, class Batch, class One>
 CALX_INLINE T fold_run(const Batch& batch, const One& one) {
-  constexpr int W = static_cast<int>(xsimd::batch<T>::size), full = N / W * W;
+  constexpr int W = static_cast<int>(B::size), full = N / W * W;
   if constexpr (N >= 4 * W) {
-    return fold_batches<Traits, N, T>(batch, one);
+    return fold_batches<Traits, N, T, B>(batch, one);
   } else {
-    xsimd::batch<T> acc = batch(0);
+    B acc = batch(0);
     for (int e = W; e < full; e += W) acc = Traits::kernel(acc, batch(e));
     T r = fold_lanes<Traits>(acc);
     for (int e = full; e < N; ++e) r = Traits::kernel(r, one(e));
@@ -338,10 +417,10 @@ CALX_HOST_DEVICE CALX_INLINE fused_t<IR, J, V> fused_value(const Get& get, int e
 #ifndef __CUDA_ARCH__
       // A row of consecutive elements (a reduction over the last axis): SIMD batches of it.
       if constexpr (g.inner == 1 && std::is_floating_point_v<V>) {
-        using B = xsimd::batch<V>;
+        using B = row_batch_t<V, g.n>;
         constexpr int row_w = static_cast<int>(B::size), row_m = g.n % row_w == 0 ? row_w : 1;
         if constexpr (g.n >= row_w)
-          return fold_run<fold, g.n, V>(
+          return fold_run<fold, g.n, V, B>(
               [&](int k) CALX_INLINE_LAMBDA { return fused_operand<IR, XA, B, 0, size, row_m>(get, g.at(o, k, 0)); },
               [&](int k) CALX_INLINE_LAMBDA { return fused_operand<IR, XA, V, 0, size>(get, g.at(o, k, 0)); });
       }
@@ -433,7 +512,7 @@ struct no_fold {
 /// sees each value written (a batch or a number: the fold of `fused_loop_fold_call`).
 template <const auto& IR, std::size_t J, int Lo, int Hi, class T, class Get, class Seen>
 CALX_INLINE void fused_segment(const Get& get, T* __restrict out, Seen& seen) {
-  using B = xsimd::batch<T>;
+  using B = loop_batch_t<IR, J, T>;
   // Constant bounds (not one loop's end as the next's start): g++ 12 could not bound the
   // second loop's index and warned of writes past the registers.
   constexpr int W = static_cast<int>(B::size), first = (Lo + W - 1) / W * W < Hi ? (Lo + W - 1) / W * W : Hi,
@@ -499,7 +578,7 @@ template <const auto& IR, std::size_t J, std::size_t R, class T, class Get>
 [[gnu::noinline]] T fused_loop_fold_call(const Get& get, T* __restrict out) {
   using Fold = fold_traits<IR, R>;
   return with_own_inputs<IR>(get, [out](const Get& own) CALX_INLINE_LAMBDA {
-    xsimd::batch<T> acc(fold_start<Fold, T>());
+    loop_batch_t<IR, J, T> acc(fold_start<Fold, T>());
     T one = fold_start<Fold, T>();
     auto fold = [&](const auto& v) CALX_INLINE_LAMBDA {
       if constexpr (xsimd::is_batch<std::remove_cvref_t<decltype(v)>>::value)
@@ -528,8 +607,9 @@ constexpr bool loop_call_runs() {
 template <const auto& IR, std::size_t J, std::size_t X, class T, class Get>
 [[gnu::noinline]] T fused_fold(const Get& get) {
   constexpr int A = static_cast<int>(X), size = IR.nodes[X].size();
-  return fold_batches<fold_traits<IR, J>, size, T>(
-      [&](int e) { return fused_operand<IR, A, xsimd::batch<T>, 0, size, xsimd::batch<T>::size>(get, e); },
+  using B = loop_batch_t<IR, X, T>;
+  return fold_batches<fold_traits<IR, J>, size, T, B>(
+      [&](int e) { return fused_operand<IR, A, B, 0, size, B::size>(get, e); },
       [&](int e) { return fused_operand<IR, A, T, 0, size>(get, e); });
 }
 #endif

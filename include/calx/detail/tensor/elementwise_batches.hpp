@@ -62,10 +62,10 @@ CALX_INLINE T fold_lanes(const xsimd::batch<T, A>& b) {
 /// elements from e as a batch and `one(e)` element e: four accumulators of W lanes, then
 /// their lanes (`fold_lanes`) and the rest in order. A sum is grouped differently from the
 /// plain loop's left-to-right fold (as XLA's and the hand-written loops' are): the same sum
-/// to rounding, at a quarter of the add latency chain.
-template <class Traits, int N, class T, class Batch, class One>
+/// to rounding, at a quarter of the add latency chain. B: the batch type (a fused loop's
+/// may be narrower than the widest, `loop_batch`).
+template <class Traits, int N, class T, class B = xsimd::batch<T>, class Batch, class One>
 CALX_INLINE T fold_batches(const Batch& batch, const One& one) {
-  using B = xsimd::batch<T>;
   constexpr int W = static_cast<int>(B::size);
   static_assert(N >= 4 * W, "calx internal: fold_batches wants four batches at least");
   // Constant bounds: with the first loop's end as the rest's start, g++ 12 could not bound
