@@ -226,13 +226,13 @@ constexpr int loop_width(const IR& r, const std::array<fused_role, IR::size>& ro
     return true;
   };
   // A node whole at no width (a max over rows of 10) goes lane by lane at any: it does not
-  // narrow the loop.
+  // narrow the loop. Which nodes are whole at some width, found once for every width tried.
+  std::vector<char> narrows(region.size());  // char: as `seen`, no vector<bool> for clang 14
+  for (std::size_t i = 0; i < region.size(); ++i)
+    for (int v = W; v > 1 && !narrows[i]; v /= 2) narrows[i] = whole_at(region[i], v);
   auto whole = [&](int w) {
-    for (std::size_t k : region) {
-      bool some = false;
-      for (int v = W; v > 1; v /= 2) some = some || whole_at(k, v);
-      if (some && !whole_at(k, w)) return false;
-    }
+    for (std::size_t i = 0; i < region.size(); ++i)
+      if (narrows[i] && !whole_at(region[i], w)) return false;
     return true;
   };
   for (int w = W; w > 1; w /= 2)
@@ -241,15 +241,20 @@ constexpr int loop_width(const IR& r, const std::array<fused_role, IR::size>& ro
 }
 
 #ifndef __CUDA_ARCH__
+/// xsimd's batch of T of `Width` lanes, or its widest batch where xsimd has none of that
+/// width (or `Width` is the widest, or under 2).
+template <class T, int Width>
+using batch_of_width = std::conditional_t<Width == static_cast<int>(xsimd::batch<T>::size) || Width < 2 ||
+                                              std::is_void_v<xsimd::make_sized_batch_t<T, static_cast<std::size_t>(Width)>>,
+                                          xsimd::batch<T>, xsimd::make_sized_batch_t<T, static_cast<std::size_t>(Width)>>;
+
 /// The SIMD batch loop J of numbers of type T runs in (`loop_width`): the widest that
 /// xsimd compiles, or a narrower one of the same instruction set's family (on AVX-512,
 /// AVX2's 8 floats) where that reads whole runs.
 template <const auto& IR, std::size_t J, class T>
 struct loop_batch {
-  static constexpr int W = static_cast<int>(xsimd::batch<T>::size);
-  static constexpr int width = loop_width(IR, fusion_of<IR>, J, W);
-  using narrow = xsimd::make_sized_batch_t<T, static_cast<std::size_t>(width)>;
-  using type = std::conditional_t<width == W || width < 2 || std::is_void_v<narrow>, xsimd::batch<T>, narrow>;
+  static constexpr int width = loop_width(IR, fusion_of<IR>, J, static_cast<int>(xsimd::batch<T>::size));
+  using type = batch_of_width<T, width>;
 };
 template <const auto& IR, std::size_t J, class T>
 using loop_batch_t = typename loop_batch<IR, J, T>::type;
@@ -263,8 +268,7 @@ struct row_batch {
     while (w > N && w > 2) w /= 2;
     return w;
   }();
-  using narrow = xsimd::make_sized_batch_t<T, static_cast<std::size_t>(width)>;
-  using type = std::conditional_t<std::is_void_v<narrow>, xsimd::batch<T>, narrow>;
+  using type = batch_of_width<T, width>;
 };
 template <class T, int N>
 using row_batch_t = typename row_batch<T, N>::type;
