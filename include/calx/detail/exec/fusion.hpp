@@ -227,12 +227,14 @@ constexpr int loop_width(const IR& r, const std::array<fused_role, IR::size>& ro
   };
   // A node whole at no width (a max over rows of 10) goes lane by lane at any: it does not
   // narrow the loop. Which nodes are whole at some width, found once for every width tried.
-  std::vector<char> narrows(region.size());  // char: as `seen`, no vector<bool> for clang 14
-  for (std::size_t i = 0; i < region.size(); ++i)
-    for (int v = W; v > 1 && !narrows[i]; v /= 2) narrows[i] = whole_at(region[i], v);
+  // (An array by node, as `seen`: clang 14 cannot make a std::vector<char> of n in constant
+  // evaluation, libstdc++ fills it past the first element's lifetime.)
+  std::array<bool, IR::size> narrows{};
+  for (std::size_t k : region)
+    for (int v = W; v > 1 && !narrows[k]; v /= 2) narrows[k] = whole_at(k, v);
   auto whole = [&](int w) {
-    for (std::size_t i = 0; i < region.size(); ++i)
-      if (narrows[i] && !whole_at(region[i], w)) return false;
+    for (std::size_t k : region)
+      if (narrows[k] && !whole_at(k, w)) return false;
     return true;
   };
   for (int w = W; w > 1; w /= 2)
