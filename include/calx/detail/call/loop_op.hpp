@@ -388,19 +388,18 @@ struct loop_vjp_rules<S, N, X, Y, L, FromKept, true> {
   }
 };
 
-/// The carry elements a reverse loop of step program `S` reads back for each step
+/// The carries a reverse loop of step program `S` reads back for each step
 /// (`carry_store`): computed from the step's and its vjp's programs, so only where a
 /// reverse loop is made.
 template <class S, std::size_t N, std::size_t X, std::size_t Y>
 struct stored_carries {
-  static constexpr carry_store<materialized<S>::value.input_offset[1 + N] - 1> value =
-      carries_to_store<N, materialized<S>::value.input_offset[1 + N] - 1>(
-          materialized<S>::value, materialized<vjp_step_source<S, N, X, Y>>::value);
+  static constexpr carry_store<N> value =
+      carries_to_store<N>(materialized<S>::value, materialized<vjp_step_source<S, N, X, Y>>::value);
 };
 /// None stored: a loop op that keeps no carries, whose vjp program is not made.
 template <class S, std::size_t N>
 struct no_stored_carries {
-  static constexpr carry_store<materialized<S>::value.input_offset[1 + N] - 1> value{};
+  static constexpr carry_store<N> value{};
 };
 template <bool Keep, class S, std::size_t N, std::size_t X, std::size_t Y>
 using stored_carries_t = std::conditional_t<Keep, stored_carries<S, N, X, Y>, no_stored_carries<S, N>>;
@@ -456,7 +455,7 @@ constexpr program_view program_views(int k, bool simd) {
 /// The carry store `Store::value` of step program `S` with N carries, as a view.
 template <class Store, class S, std::size_t N>
 constexpr store_view carry_store_of() {
-  return {Store::value.slot.data(), materialized<S>::value.input_offset[1 + N] - 1, Store::value.count};
+  return {Store::value.first.data(), N, Store::value.count};
 }
 
 /// A reverse loop's result shapes: the cotangents of the N carries, then of the X per-step

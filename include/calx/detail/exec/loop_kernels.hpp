@@ -308,26 +308,40 @@ CALX_INLINE void gather_step_inputs(V (&to)[M], const lane_values<V>* xs, std::s
       [&](auto k, auto e) { to[At + entry<Lay::x_at>(k) + e] = xs[k][s * entry<Lay::x_size>(k) + e]; });
 }
 
-/// Which carry elements a reverse loop reads back for each step: those of the carries its
-/// vjp program reads, less the carries the step passes through unchanged (a loop-invariant
-/// carry, such as a parameter carried along, is read from the initial carries).
-/// `slot[f]` is flat carry element f's place among the `count` stored per step, -1 if it
-/// is not stored.
-template <std::size_t C>
+/// Which carries a reverse loop reads back for each step: those its vjp program reads,
+/// less the carries the step passes through unchanged (a loop-invariant carry, such as a
+/// parameter carried along, is read from the initial carries). `first[k]` is the place of
+/// carry k's first element among the `count` elements stored per step (its other elements
+/// follow it), -1 if carry k is not stored. One entry per carry, not per element: a table
+/// per element made compile time grow with the carries' sizes (a tensor carry of 100,000
+/// elements cost g++ and clang tens of seconds of constant evaluation).
+template <std::size_t N>
 struct carry_store {
-  std::array<int, C == 0 ? 1 : C> slot{};
+  std::array<int, N == 0 ? 1 : N> first{};
   std::size_t count = 0;
 };
 
-/// `Store.slot[f]`, a constant where `f` is (see `entry`).
+/// `Store.first[k]`, a constant where `k` is (see `entry`).
 template <const auto& Store, class I>
-CALX_INLINE constexpr int store_slot(I f) {
+CALX_INLINE constexpr int store_first(I k) {
   if constexpr (requires { I::value; }) {
-    constexpr int v = Store.slot[I::value];
+    constexpr int v = Store.first[I::value];
     return v;
   } else {
-    return Store.slot[f];
+    return Store.first[k];
   }
+}
+
+/// `f(flat, slot)` for every element of the N carries laid out by `Lay`: `flat` the element's
+/// index among the flat carries, `slot` its place among the elements `Store` stores per step
+/// (-1 for an element not stored).
+template <class Lay, std::size_t N, const auto& Store, class F>
+CALX_INLINE void each_carry_element(const F& f) {
+  each_element<N, Lay::c_size>([&](auto k, auto e) CALX_INLINE_LAMBDA {
+    const int first = store_first<Store>(k);
+    const std::size_t flat = entry<Lay::c_at>(k) + e;
+    f(flat, first < 0 ? -1 : first + static_cast<int>(e));
+  });
 }
 
 /// Whether program `r` reads its input `k` (an output counts as a read).
@@ -343,13 +357,13 @@ constexpr bool reads_input(const IR& r, std::size_t k) {
 
 /// The carry elements to store for step program `step` (index, N carries, ... in; N
 /// carries, ... out) and its vjp program `vjp` (index, N carries, ... in).
-template <std::size_t N, std::size_t C, class P, class Q>
-constexpr carry_store<C> carries_to_store(const P& step, const Q& vjp) {
-  carry_store<C> s{};
+template <std::size_t N, class P, class Q>
+constexpr carry_store<N> carries_to_store(const P& step, const Q& vjp) {
+  carry_store<N> s{};
   for (std::size_t k = 0; k < N; ++k) {
     const bool stored = reads_input(vjp, 1 + k) && step.outputs[k] != step.inputs[1 + k];
-    for (std::size_t f = step.input_offset[1 + k] - 1; f < step.input_offset[2 + k] - 1; ++f)
-      s.slot[f] = stored ? static_cast<int>(s.count++) : -1;
+    s.first[k] = stored ? static_cast<int>(s.count) : -1;
+    if (stored) s.count += step.input_offset[2 + k] - step.input_offset[1 + k];
   }
   return s;
 }
@@ -374,8 +388,7 @@ void loop_forward(V* c, const lane_values<V>* xs, const lane_values<V>& out, con
     for (long i = r.first; i < r.last; ++i) {
       const auto s = static_cast<std::size_t>(i - r.first);
       if constexpr (Keep)
-        each<C>([&](auto f) {
-          const int slot = store_slot<Store>(f);
+        each_carry_element<lay, N, Store>([&](std::size_t f, int slot) {
           if (slot >= 0) out.set(C + L * lay::YE + s * Store.count + static_cast<std::size_t>(slot), in[1 + f]);
         });
       in[0] = V(static_cast<T>(i));
@@ -398,7 +411,7 @@ void loop_forward(V* c, const lane_values<V>* xs, const lane_values<V>& out, con
 /// final carries' cotangents `ct` and the per-step outputs' `ct_ys`, the cotangents of `c0`
 /// (written to `ct`) and of `xs` (to the results `out`, after the carries' C elements, laid
 /// out as `loop_forward` lays out its per-step outputs). The carry elements `Store` names
-/// of step s are `kept[s * Store.count + Store.slot[f]]` when `FromKept` (stored by the
+/// of step s are `kept[s * Store.count + slot]` (`each_carry_element`) when `FromKept` (stored by the
 /// forward loop), else those of a forward pass of its own (into the thread's buffer); the
 /// others are loop-invariant (read from `c0`) or not read.
 template <const auto& Step, const auto& Vjp, std::size_t N, std::size_t X, std::size_t Y, std::size_t L, bool FromKept,
@@ -426,8 +439,7 @@ void loop_backward(const V* c0, const lane_values<V>* xs, const lane_values<V>& 
       each<C>([&](std::size_t f) { in[1 + f] = c0[f]; });
       for (long s = 0;; ++s) {
         const auto u = static_cast<std::size_t>(s);
-        each<C>([&](auto f) {
-          const int slot = store_slot<Store>(f);
+        each_carry_element<lay, N, Store>([&](std::size_t f, int slot) {
           if (slot >= 0) saved[u * Store.count + static_cast<std::size_t>(slot)] = in[1 + f];
         });
         if (s + 1 == steps) break;  // the last step's result is not needed (a checkpoint: no step)
@@ -444,8 +456,7 @@ void loop_backward(const V* c0, const lane_values<V>* xs, const lane_values<V>& 
     for (long s = steps; s-- > 0;) {
       const auto u = static_cast<std::size_t>(s);
       vin[0] = V(static_cast<T>(r.first + s));
-      each<C>([&](auto f) {
-        const int slot = store_slot<Store>(f);
+      each_carry_element<lay, N, Store>([&](std::size_t f, int slot) {
         if (slot < 0)
           vin[1 + f] = c0[f];
         else if constexpr (FromKept)

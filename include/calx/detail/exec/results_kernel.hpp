@@ -30,7 +30,7 @@ struct store_copy {
   static constexpr store_view v = Store();
   static constexpr carry_store<v.carries> value = [] {
     carry_store<v.carries> s{};
-    for (std::size_t f = 0; f < v.carries; ++f) s.slot[f] = v.slot[f];
+    for (std::size_t k = 0; k < v.carries; ++k) s.first[k] = v.first[k];
     s.count = v.count;
     return s;
   }();

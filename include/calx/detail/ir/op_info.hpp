@@ -39,8 +39,8 @@ struct program_view {
 
 /// A reverse loop's stored carry elements (`carry_store`), seen likewise.
 struct store_view {
-  const int* slot = nullptr;
-  std::size_t carries = 0;  // flat carry elements: the size of `slot`
+  const int* first = nullptr;
+  std::size_t carries = 0;  // the loop's carries: the size of `first`
   std::size_t count = 0;
 };
 
