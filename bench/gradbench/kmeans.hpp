@@ -35,9 +35,7 @@ inline constexpr std::array<std::size_t, 3> ks{10, 100, 1000};
 template <std::size_t K, std::size_t D>
 struct state {
   std::vector<calx::tensor<double, D>> points;
-  std::unique_ptr<calx::tensor<double, K, D>> centroids = std::make_unique<calx::tensor<double, K, D>>();
-  std::unique_ptr<calx::tensor<double, K, D>> ones = std::make_unique<calx::tensor<double, K, D>>();
-  std::unique_ptr<calx::tensor<double, K, D>> dir = std::make_unique<calx::tensor<double, K, D>>();
+  heap_tensor<calx::tensor<double, K, D>> centroids, ones, dir;
   double value = 0;
 };
 

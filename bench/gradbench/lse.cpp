@@ -24,16 +24,14 @@ constexpr std::array<std::size_t, 10> lse_sizes{2500, 5000, 10000, 20000, 40000,
 
 template <std::size_t N>
 struct lse_state {
-  std::unique_ptr<calx::tensor<double, N>> x = std::make_unique<calx::tensor<double, N>>();
-  std::unique_ptr<calx::tensor<double, N>> gradient = std::make_unique<calx::tensor<double, N>>();
+  heap_tensor<calx::tensor<double, N>> x, gradient;
   double value = 0;
 };
 
 template <std::size_t N>
 lse_state<N> read(const json& input) {
   lse_state<N> s;
-  const json& x = input.at("x");
-  for (std::size_t i = 0; i < N; ++i) (*s.x)[i] = x[i].get<double>();
+  read_numbers(input.at("x"), *s.x);
   return s;
 }
 
@@ -44,7 +42,7 @@ std::unique_ptr<evaluation> prepare(const json& input) {
     if constexpr (Gradient)
       return make_evaluation(
           read<N>(input), [](lse_state<N>& s) { *s.gradient = calx::grad(lse)(*s.x); },
-          [](const lse_state<N>& s) { return json(std::vector<double>(s.gradient->data(), s.gradient->data() + N)); });
+          [](const lse_state<N>& s) { return numbers_json(*s.gradient); });
     else
       return make_evaluation(
           read<N>(input), [](lse_state<N>& s) { s.value = calx::trace(lse, *s.x)(*s.x); },

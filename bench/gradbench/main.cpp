@@ -81,8 +81,10 @@ void serve(const registry& evals, std::istream& in, std::ostream& out) {
 
 int main() {
   static calx_gradbench::registry evals;
+  calx_gradbench::add_llsq(evals);
   calx_gradbench::add_lse(evals);
   calx_gradbench::add_kmeans(evals);
+  calx_gradbench::add_ode(evals);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, std::size_t{1} << 30);

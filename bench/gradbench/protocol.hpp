@@ -41,8 +41,10 @@ using prepare_fn = std::function<std::unique_ptr<evaluation>(const json& input)>
 /// module -> function -> how to prepare it. Each eval's TU adds its own module.
 using registry = std::map<std::string, std::map<std::string, prepare_fn>>;
 
+void add_llsq(registry&);
 void add_lse(registry&);
 void add_kmeans(registry&);
+void add_ode(registry&);
 
 /// An evaluation that keeps its state `S` and runs `Run` on it; `Out` converts the result.
 template <class S, class Run, class Out>
@@ -57,6 +59,26 @@ struct evaluation_of final : evaluation {
 template <class S, class Run, class Out>
 std::unique_ptr<evaluation> make_evaluation(S state, Run run, Out out) {
   return std::make_unique<evaluation_of<S, Run, Out>>(std::move(state), run, out);
+}
+
+/// A tensor of N numbers on the heap: a workload of a million numbers is 8 MB, too much
+/// for a stack frame (the tool's thread has a large stack for calx's own values).
+template <class Tensor>
+struct heap_tensor {
+  std::unique_ptr<Tensor> p = std::make_unique<Tensor>();
+  Tensor& operator*() const { return *p; }
+  Tensor* operator->() const { return p.get(); }
+};
+
+/// The JSON array `a` of numbers into `t`'s elements, in order.
+template <class Tensor>
+void read_numbers(const json& a, Tensor& t) {
+  for (std::size_t i = 0; i < Tensor::size; ++i) t[i] = a.at(i).template get<double>();
+}
+/// `t`'s elements as a JSON array.
+template <class Tensor>
+json numbers_json(const Tensor& t) {
+  return json(std::vector<double>(t.data(), t.data() + Tensor::size));
 }
 
 /// The message for an input of a size no instantiation was compiled for.
