@@ -31,6 +31,7 @@ inline constexpr auto cost = [](const auto& points, const auto& centroids) {
 };
 
 inline constexpr std::array<std::size_t, 3> ks{10, 100, 1000};
+inline constexpr std::array<std::size_t, 2> ds{8, 16};  // a TU each: kmeans_d8.cpp, kmeans_d16.cpp
 
 template <std::size_t K, std::size_t D>
 struct state {

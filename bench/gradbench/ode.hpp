@@ -63,6 +63,9 @@ ode_state<N> read(const json& input) {
   return s;
 }
 
+/// The sizes compiled, a TU each (ode_<n>.cpp).
+inline constexpr std::array<std::size_t, 3> ode_sizes{1000, 10000, 100000};
+
 /// `primal` or `gradient` at n = N.
 template <std::size_t N>
 std::unique_ptr<evaluation> prepare(bool gradient, const json& input) {
