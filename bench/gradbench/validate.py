@@ -24,6 +24,10 @@ def mismatches(expected, actual, path=""):
         if len(expected) != len(actual):
             return [f"{path}: expected {len(expected)} elements, got {len(actual)}"]
         return [m for i, (e, a) in enumerate(zip(expected, actual)) for m in mismatches(e, a, f"{path}[{i}]")]
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        if expected.keys() != actual.keys():
+            return [f"{path}: expected the fields {sorted(expected)}, got {sorted(actual)}"]
+        return [m for k in expected for m in mismatches(expected[k], actual[k], f"{path}.{k}")]
     return [f"{path}: expected {type(expected).__name__}, got {type(actual).__name__}"]
 
 
