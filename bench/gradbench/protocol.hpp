@@ -46,6 +46,7 @@ void add_lse(registry&);
 void add_kmeans(registry&);
 void add_ode(registry&);
 void add_ba(registry&);
+void add_lstm(registry&);
 
 /// An evaluation that keeps its state `S` and runs `Run` on it; `Out` converts the result.
 template <class S, class Run, class Out>
