@@ -47,6 +47,7 @@ void add_kmeans(registry&);
 void add_ode(registry&);
 void add_ba(registry&);
 void add_lstm(registry&);
+void add_gmm(registry&);
 
 /// An evaluation that keeps its state `S` and runs `Run` on it; `Out` converts the result.
 template <class S, class Run, class Out>
