@@ -83,13 +83,9 @@ state<D, K> read(const json& input) {
   for (std::size_t i = 0; i < x.size(); ++i)
     for (std::size_t j = 0; j < D; ++j) s.x[i][j] = x[i].at(j).get<double>();
   read_numbers(input.at("alpha"), s.alpha);
-  for (std::size_t c = 0; c < K; ++c) {
-    for (std::size_t j = 0; j < D; ++j) {
-      s.mu[c * D + j] = input.at("mu").at(c).at(j).get<double>();
-      s.q[c * D + j] = input.at("q").at(c).at(j).get<double>();
-    }
-    for (std::size_t j = 0; j < L; ++j) s.l[c * L + j] = input.at("l").at(c).at(j).get<double>();
-  }
+  read_rows(input.at("mu"), K, D, s.mu);
+  read_rows(input.at("q"), K, D, s.q);
+  read_rows(input.at("l"), K, L, s.l);
   s.gamma = input.at("gamma").get<double>();
   s.m = input.at("m").get<double>();
   s.n = static_cast<double>(x.size());

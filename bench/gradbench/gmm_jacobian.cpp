@@ -6,15 +6,6 @@
 
 namespace calx_gradbench::gmm_eval {
 
-namespace {
-template <std::size_t R, std::size_t C, class Tensor>
-json rows_json(const Tensor& t) {
-  json rows = json::array();
-  for (std::size_t i = 0; i < R; ++i) rows.push_back(std::vector<double>(t.data() + i * C, t.data() + (i + 1) * C));
-  return rows;
-}
-}  // namespace
-
 std::unique_ptr<evaluation> prepare_jacobian(const json& input) {
   return dispatch(input, [&]<std::size_t D, std::size_t K>() {
     constexpr std::size_t L = gmm<D, K>::L;

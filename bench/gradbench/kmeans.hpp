@@ -56,13 +56,6 @@ state<K, D> read(const json& input) {
   return s;
 }
 
-template <std::size_t K, std::size_t D>
-json centroid_rows(const calx::tensor<double, K, D>& t) {
-  json rows = json::array();
-  for (std::size_t j = 0; j < K; ++j) rows.push_back(std::vector<double>(t.data() + j * D, t.data() + (j + 1) * D));
-  return rows;
-}
-
 /// `cost` or `dir` at d = D, k read from the input.
 template <std::size_t D>
 std::unique_ptr<evaluation> prepare(bool dir, const json& input) {
@@ -81,7 +74,7 @@ std::unique_ptr<evaluation> prepare(bool dir, const json& input) {
                                         std::forward_as_tuple(*s.ones), calx::argnums<1>);
           for (std::size_t e = 0; e < K * D; ++e) (*s.dir)[e] = g[e] / h[e];
         },
-        [](const S& s) { return centroid_rows(*s.dir); });
+        [](const S& s) { return rows_json<K, D>(*s.dir); });
   });
 }
 

@@ -73,13 +73,6 @@ struct state {
   heap_tensor<calx::tensor<double, C, B>> text;
 };
 
-/// The rows of `a` (a JSON array of R arrays of K numbers) into `t`.
-template <class Tensor>
-void read_rows(const json& a, std::size_t rows, std::size_t cols, Tensor& t) {
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) t[i * cols + j] = a.at(i).at(j).template get<double>();
-}
-
 template <std::size_t L, std::size_t B, std::size_t C>
 state<L, B, C> read(const json& input) {
   state<L, B, C> s;

@@ -84,6 +84,20 @@ json numbers_json(const Tensor& t) {
   return json(std::vector<double>(t.data(), t.data() + Tensor::size));
 }
 
+/// The JSON array `a` of R arrays of K numbers into `t`'s elements, row by row.
+template <class Tensor>
+void read_rows(const json& a, std::size_t rows, std::size_t cols, Tensor& t) {
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j) t[i * cols + j] = a.at(i).at(j).template get<double>();
+}
+/// `t`'s elements as a JSON array of R arrays of K numbers.
+template <std::size_t R, std::size_t K, class Tensor>
+json rows_json(const Tensor& t) {
+  json rows = json::array();
+  for (std::size_t i = 0; i < R; ++i) rows.push_back(std::vector<double>(t.data() + i * K, t.data() + (i + 1) * K));
+  return rows;
+}
+
 /// The message for an input of a size no instantiation was compiled for.
 inline std::invalid_argument unsupported_size(const std::string& what, std::size_t got,
                                               const std::vector<std::size_t>& compiled) {
