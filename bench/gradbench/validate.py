@@ -10,6 +10,7 @@ not have fails, an input of a size no instantiation was compiled for is an evalu
 fails with a message naming the size, and `analysis` is acknowledged. Exits 1 on any
 mismatch, printing each."""
 import json
+import random
 import subprocess
 import sys
 
@@ -29,6 +30,24 @@ def mismatches(expected, actual, path=""):
             return [f"{path}: expected the fields {sorted(expected)}, got {sorted(actual)}"]
         return [m for k in expected for m in mismatches(expected[k], actual[k], f"{path}.{k}")]
     return [f"{path}: expected {type(expected).__name__}, got {type(actual).__name__}"]
+
+
+def det_and_cofactors(a, n):
+    """det(A) and its gradient, the cofactor matrix det(A) inv(A)^T, by Gauss-Jordan with
+    partial pivoting: a reference for det at sizes the golden outputs do not cover."""
+    m = [[a[i * n + j] for j in range(n)] + [float(i == j) for j in range(n)] for i in range(n)]
+    det = 1.0
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        if p != c:
+            m[c], m[p] = m[p], m[c]
+            det = -det
+        det *= m[c][c]
+        m[c] = [x / m[c][c] for x in m[c]]
+        for r in range(n):
+            if r != c:
+                m[r] = [x - m[r][c] * y for x, y in zip(m[r], m[c])]
+    return det, [det * m[j][n + i] for i in range(n) for j in range(n)]
 
 
 def main():
@@ -78,6 +97,27 @@ def main():
             print(f"{module}.{function}: {'ok' if not found else f'{len(found)} mismatches'}")
             check(send({"kind": "analysis", "of": next_id - 1, "valid": not found}).keys() == {"id"},
                   "analysis not acknowledged by id alone")
+
+    # det at every size calx compiles it for (the golden workload is ell = 5 only), against
+    # an LU reference, tighter than GradBench's rule: the values are small.
+    rng = random.Random(31337)
+    for ell in range(1, 12):
+        a = [rng.uniform(-1.0, 1.0) for _ in range(ell * ell)]
+        det, cofactors = det_and_cofactors(a, ell)
+        for function, expected in (("primal", [det]), ("gradient", cofactors)):
+            r = send({"kind": "evaluate", "module": "det", "function": function, "input": {"A": a, "ell": ell}})
+            got = r.get("output")
+            got = [got] if function == "primal" else got
+            scale = max(abs(x) for x in expected)
+            ok = r.get("success") and len(got) == len(expected) and all(
+                abs(x - y) <= 1e-9 * scale for x, y in zip(expected, got))
+            check(ok, f"det.{function} at ell = {ell}: expected {expected[:4]}..., got {str(r)[:300]}")
+    r = send({"kind": "evaluate", "module": "det", "function": "primal", "input": {"A": [0.5] * 144, "ell": 12}})
+    check(r.get("success") is False and "the input has ell = 12" in r.get("error", ""), f"a det input of ell = 12: {r}")
+    r = send({"kind": "evaluate", "module": "det", "function": "primal", "input": {"A": [0.5] * 8, "ell": 3}})
+    check(r.get("success") is False and "A has 8 entries, not ell^2 = 9" in r.get("error", ""),
+          f"a det input of 8 entries at ell = 3: {r}")
+    print("det at ell = 1 .. 11 against LU, and its size messages: checked")
 
     r = send({"kind": "evaluate", "module": "lse", "function": "primal", "input": {"x": [1.0, 2.0]}})
     check(r.get("success") is False and "the input has 2" in r.get("error", ""),
