@@ -89,6 +89,7 @@ int main() {
   calx_gradbench::add_lstm(evals);
   calx_gradbench::add_gmm(evals);
   calx_gradbench::add_det(evals);
+  calx_gradbench::add_ht(evals);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, std::size_t{1} << 30);

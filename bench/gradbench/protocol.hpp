@@ -49,6 +49,7 @@ void add_ba(registry&);
 void add_lstm(registry&);
 void add_gmm(registry&);
 void add_det(registry&);
+void add_ht(registry&);
 
 /// An evaluation that keeps its state `S` and runs `Run` on it; `Out` converts the result.
 template <class S, class Run, class Out>

@@ -18,8 +18,9 @@ trap 'rm -rf "$bin"' EXIT
 echo '#include <nlohmann/json.hpp>' >"$bin/json.hpp"
 evals=()
 for data in "$here"/data/*.json; do
-  e=$(basename "$data" .json)
-  ${CXX:-g++} -std=c++17 -O3 -Wall -Wno-unknown-pragmas -march=native -I"$src/cpp" -I"$bin" "$src/tools/manual/$e.cpp" -o "$bin/$e" -lm
+  e=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["eval"])' "$data")  # ht_simple.json is ht's
+  [[ -x "$bin/$e" ]] ||
+    ${CXX:-g++} -std=c++17 -O3 -Wall -Wno-unknown-pragmas -march=native -I"$src/cpp" -I"$bin" "$src/tools/manual/$e.cpp" -o "$bin/$e" -lm
   evals+=("$data")
 done
 echo "calx: $tool; manual: $src/tools/manual ($(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?')), ${CXX:-g++} -O3 -march=native"

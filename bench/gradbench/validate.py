@@ -10,6 +10,7 @@ not have fails, an input of a size no instantiation was compiled for is an evalu
 fails with a message naming the size, and `analysis` is acknowledged. Exits 1 on any
 mismatch, printing each."""
 import json
+import os
 import random
 import subprocess
 import sys
@@ -118,6 +119,14 @@ def main():
     check(r.get("success") is False and "A has 8 entries, not ell^2 = 9" in r.get("error", ""),
           f"a det input of 8 entries at ell = 3: {r}")
     print("det at ell = 1 .. 11 against LU, and its size messages: checked")
+
+    # ht walks a hand's skeleton: a bone whose parent is neither the root nor the bone
+    # before it is refused with a message naming it.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "ht_simple.json")) as f:
+        hand = json.load(f)["input"]
+    hand["data"]["model"]["parents"][7] = 5
+    r = send({"kind": "evaluate", "module": "ht", "function": "objective", "input": hand})
+    check(r.get("success") is False and "bone 7's parent is 5" in r.get("error", ""), f"an ht skeleton calx does not walk: {str(r)[:300]}")
 
     r = send({"kind": "evaluate", "module": "lse", "function": "primal", "input": {"x": [1.0, 2.0]}})
     check(r.get("success") is False and "the input has 2" in r.get("error", ""),
