@@ -1,21 +1,12 @@
 /// @file bench/gradbench/ht_objective.cpp
-/// @brief ht's input and its objective (ht.hpp): each correspondence's error by `vmap`.
+/// @brief ht's input and its objective (ht.hpp): each chunk's errors by the traced program of
+/// ht_model.hpp's errors.
 #include "ht.hpp"
 
 #include <stdexcept>
 
 namespace calx_gradbench {
 namespace ht {
-
-namespace {
-
-// A JSON array of R rows of K numbers into a tensor<double, ..., R, K> from `at`.
-void read_matrix(const json& rows, std::size_t r, std::size_t k, double* at) {
-  for (std::size_t i = 0; i < r; ++i)
-    for (std::size_t j = 0; j < k; ++j) at[i * k + j] = rows.at(i).at(j).get<double>();
-}
-
-}  // namespace
 
 state read(const json& input) {
   state s;
@@ -27,18 +18,18 @@ state read(const json& input) {
                                 std::to_string(params) + " parameters; the input has " +
                                 std::to_string(model.at("parents").size()) + " bones, " + std::to_string(theta.size()) +
                                 " parameters");
+  for (std::size_t k = 0; k < params; ++k) s.h.theta[k] = theta[k].get<double>();
   for (std::size_t b = 0; b < bones; ++b) {
     const int p = model.at("parents").at(b).get<int>();
     if (b == 0 ? p != -1 : p != 0 && p != static_cast<int>(b) - 1)
       throw std::invalid_argument("calx's ht walks a hand's skeleton (bone 0 the root, every other bone's parent bone 0 or "
                                   "the bone before it); bone " + std::to_string(b) + "'s parent is " + std::to_string(p));
-  }
-  for (std::size_t k = 0; k < params; ++k) s.h.theta[k] = theta[k].get<double>();
-  for (std::size_t b = 0; b < bones; ++b) {
-    read_matrix(model.at("base_relatives").at(b), 4, 4, s.h.relatives.data() + 16 * b);
-    read_matrix(model.at("inverse_base_absolutes").at(b), 4, 4, s.h.inverse_absolutes.data() + 16 * b);
-    s.h.links(b, 0) = model.at("parents").at(b).get<int>() <= 0 ? 1.0 : 0.0;
+    s.h.links(b, 0) = p <= 0 ? 1.0 : 0.0;
     s.h.links(b, 1) = b == 0 ? 1.0 : 0.0;
+    double* relative = s.h.relatives.data() + 16 * b;
+    double* inverse_absolute = s.h.inverse_absolutes.data() + 16 * b;
+    read_rows(model.at("base_relatives").at(b), 4, 4, relative);
+    read_rows(model.at("inverse_base_absolutes").at(b), 4, 4, inverse_absolute);
   }
   s.h.mirror[0] = model.at("is_mirrored").get<bool>() ? -1.0 : 1.0;
   s.h.mirror[1] = s.h.mirror[2] = 1.0;
