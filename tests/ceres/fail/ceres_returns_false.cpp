@@ -1,0 +1,20 @@
+// A Ceres functor that returns false (for every input, here): calx traces it once, so its
+// result cannot tell one input from another.
+// ERRORS: 1
+// EXPECT: functor returned false while calx traced it
+#include <calx/ceres.hpp>
+
+struct refuses {
+  template <class T>
+  constexpr bool operator()(const T* const x, T* residual) const {
+    residual[0] = x[0] * x[0];
+    return false;
+  }
+};
+
+int main() {
+  calx::ceres_cost_function<refuses, 1, 1> cost;
+  double x = 1, r = 0;
+  const double* p[] = {&x};
+  return cost.Evaluate(p, &r, nullptr) ? 0 : 1;
+}
