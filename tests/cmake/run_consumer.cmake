@@ -11,6 +11,8 @@
 #               and, if pkg-config is installed, compile consumer.cpp with `pkg-config
 #               --cflags --libs calx` against the same prefix.
 #   build_tree  tests/cmake/install against calx's build tree (export()), no install.
+#   dispatch    tests/cmake/dispatch: add_subdirectory(<repo>), no -march flag, kernels
+#               compiled per instruction set by calx_simd_dispatch and picked at run time.
 cmake_minimum_required(VERSION 3.24)
 
 foreach(var IN ITEMS MODE CALX_SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
@@ -68,6 +70,9 @@ elseif(MODE STREQUAL "install")
   endforeach()
   step("${CMAKE_COMMAND}" -S "${here}/install" -B "${WORK_DIR}/build" ${common_args}
        "-DCMAKE_PREFIX_PATH=${prefix}" "-DCALX_EXPECTED_DIR=${prefix}")
+elseif(MODE STREQUAL "dispatch")
+  step("${CMAKE_COMMAND}" -S "${here}/dispatch" -B "${WORK_DIR}/build" ${common_args}
+       "-DCALX_SOURCE_DIR=${CALX_SOURCE_DIR}")
 elseif(MODE STREQUAL "build_tree")
   step("${CMAKE_COMMAND}" -S "${CALX_SOURCE_DIR}" -B "${WORK_DIR}/calx-build" ${common_args} ${calx_only})
   step("${CMAKE_COMMAND}" -S "${here}/install" -B "${WORK_DIR}/build" ${common_args}
