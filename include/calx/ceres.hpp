@@ -18,7 +18,6 @@
 #include <calx/jacfwd.hpp>
 #include <calx/jacrev.hpp>
 #include <calx/math.hpp>
-#include <calx/program.hpp>
 #include <calx/tracer.hpp>
 
 #include <ceres/sized_cost_function.h>
