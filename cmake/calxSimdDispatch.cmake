@@ -39,27 +39,25 @@ function(calx_simd_dispatch target)
   set(flags_avx512bw -mavx512f -mavx512cd -mavx512dq -mavx512bw)
   set(type_fma3_avx2 "xsimd::fma3<xsimd::avx2>")
 
-  set(ordered "")
-  foreach(arch IN LISTS arg_ARCHS)
-    if(NOT arch IN_LIST known)
-      list(JOIN known " " known_text)
-      message(FATAL_ERROR "calx_simd_dispatch(${target}): unknown ARCHS entry '${arch}'; known: ${known_text}")
-    endif()
-  endforeach()
-  foreach(arch IN LISTS known)  # best first, as xsimd's dispatch walks the list
+  # The copies are made and linked worst first: an inline function two copies both emit (a
+  # helper not templated on the architecture) is merged by the linker, which keeps the first
+  # definition it reads (GNU ld, gold, lld): the least capable emitting copy's, which every
+  # copy that calls it can run. CALX_SIMD_ARCHS lists them best first, as xsimd's dispatch
+  # walks the list.
+  set(worst_first "")
+  foreach(arch IN LISTS known)
     if(arch IN_LIST arg_ARCHS)
-      list(PREPEND ordered ${arch})
+      list(APPEND worst_first ${arch})
     endif()
   endforeach()
-
   set(types "")
-  foreach(arch IN LISTS ordered)
+  foreach(arch IN LISTS worst_first)
     if(DEFINED type_${arch})
       set(type "${type_${arch}}")
     else()
       set(type "xsimd::${arch}")
     endif()
-    list(APPEND types "${type}")
+    list(PREPEND types "${type}")
     set(copy ${target}_simd_${arch})
     add_library(${copy} OBJECT ${arg_SOURCES})
     target_compile_options(${copy} PRIVATE ${flags_${arch}} $<TARGET_PROPERTY:${target},COMPILE_OPTIONS>)
