@@ -98,8 +98,6 @@ template <class F>
 constexpr scalar lift(F f, const scalar& a, const scalar& b) {
   return lift(f, f, a, b);
 }
-template <class N>
-concept number = std::is_arithmetic_v<N> && !std::same_as<N, bool>;
 }  // namespace detail
 
 // Arithmetic: scalar with scalar, and with plain numbers on either side.
@@ -107,11 +105,11 @@ concept number = std::is_arithmetic_v<N> && !std::same_as<N, bool>;
   constexpr scalar operator sym(const scalar& a, const scalar& b) {                                     \
     return detail::lift([](auto x, auto y) { return x sym y; }, a, b);                                  \
   }                                                                                                      \
-  template <detail::number N>                                                                          \
+  template <calx::number N>                                                                          \
   constexpr scalar operator sym(const scalar& a, N b) {                                                  \
     return a sym scalar(b);                                                                              \
   }                                                                                                      \
-  template <detail::number N>                                                                          \
+  template <calx::number N>                                                                          \
   constexpr scalar operator sym(N a, const scalar& b) {                                                  \
     return scalar(a) sym b;                                                                              \
   }                                                                                                      \
@@ -132,11 +130,11 @@ constexpr scalar operator+(const scalar& a) { return a; }
     if (a.traced() || b.traced()) return condition{a.traced() ? a.value.graph : b.value.graph, false};    \
     return condition{nullptr, a.constant sym b.constant};                                                \
   }                                                                                                      \
-  template <detail::number N>                                                                          \
+  template <calx::number N>                                                                          \
   constexpr condition operator sym(const scalar& a, N b) {                                               \
     return a sym scalar(b);                                                                              \
   }                                                                                                      \
-  template <detail::number N>                                                                          \
+  template <calx::number N>                                                                          \
   constexpr condition operator sym(N a, const scalar& b) {                                               \
     return scalar(a) sym b;                                                                              \
   }
@@ -196,11 +194,11 @@ CALX_CERES_UNARY(erfc, erfc)
     return detail::lift([](auto x, auto y) { return ::calx::calx_fn(x, y); },                            \
                         [](double x, double y) { return detail::on_constants(std::name(x, y)); }, a, b); \
   }                                                                                                      \
-  template <detail::number N>                                                                          \
+  template <calx::number N>                                                                          \
   constexpr scalar name(const scalar& a, N b) {                                                          \
     return name(a, scalar(b));                                                                           \
   }                                                                                                      \
-  template <detail::number N>                                                                          \
+  template <calx::number N>                                                                          \
   constexpr scalar name(N a, const scalar& b) {                                                          \
     return name(scalar(a), b);                                                                           \
   }
