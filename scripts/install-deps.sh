@@ -13,7 +13,8 @@ packages=(
   catch2           # Catch2 2.13: the unit tests
   libbenchmark-dev # Google Benchmark: bench/ (optional for a build, installed for CI)
   nlohmann-json3-dev # JSON for bench/gradbench/, the GradBench tool (optional for a build)
-  libceres-dev     # Ceres Solver (with Eigen): calx/ceres.hpp, its tests and benchmark (optional)
+  libceres-dev     # Ceres Solver: calx/ceres.hpp, its tests and benchmark (optional)
+  libeigen3-dev    # Eigen 3: calx/eigen.hpp, its tests, example and benchmark (optional)
   clang-14         # the second compiler CI builds the tests with
   pkgconf          # pkg-config: the install test checks calx.pc with it
   python3          # tests/fuzz/generate.py writes the fuzzer's programs (the fuzz tests)

@@ -162,6 +162,8 @@ class tensor {
 namespace detail {
 template <class T>
 struct tensor_traits<tensor_element<T>> : tensor_traits<tensor<T>> {};
+template <class T, std::size_t... D>
+inline constexpr bool built_unset_v<tensor<T, D...>> = true;
 }  // namespace detail
 
 template <class T>

@@ -53,13 +53,18 @@ struct not_rebindable {};
 ///   `template <std::size_t I, class S> static constexpr auto& get(S& t);` child I of `t`
 ///   (`S` is `T` or `const T`);
 /// - an array (std::array): `using element = E;` and `static constexpr std::size_t extent`,
-///   children read with `t[k]` and walked by a loop, so long arrays cost no pack expansion;
+///   children read with `t[k]` (or, where the node has one, with its
+///   `template <class S> static constexpr auto& at(S& t, std::size_t k)`: an Eigen matrix
+///   has no `t[k]`) and walked by a loop, so long arrays cost no pack expansion;
 ///
 /// and, for both, `template <template <class> class F> using with = ...;` the same structure
 /// with every child type `C` replaced by `F<C>` (`calx::not_rebindable<T>` when it cannot be):
 /// calx builds the structure of tracers a traced function receives, and the structure of
 /// numbers a gradient returns, with it. A rebuilt structure is value-initialised and its
-/// leaves assigned, so it must be default-constructible. Anything else is a leaf.
+/// leaves assigned, so it must be default-constructible. Anything else is a leaf. A type
+/// calx must refuse with a message of its own (a dynamic-size Eigen matrix) has instead a
+/// `template <class = void> static constexpr void refusal()` whose static_assert says why
+/// and what to do: an argument of that type is reported with it alone.
 template <class T>
 struct tree_node {};
 
@@ -165,13 +170,41 @@ constexpr bool holds_whole_node() {
     return false;
 }
 
+/// Element `k` of array node `t` (`t` may be const).
+template <class T>
+CALX_HOST_DEVICE constexpr CALX_INLINE auto& array_element(T& t, std::size_t k) {
+  using U = std::remove_const_t<T>;
+  if constexpr (requires { tree_node<U>::at(t, k); })
+    return tree_node<U>::at(t, k);
+  else
+    return t[k];
+}
+
 template <std::size_t I, class T>
 CALX_HOST_DEVICE constexpr CALX_INLINE auto& child(T& t) {
   using U = std::remove_const_t<T>;
   if constexpr (array_node<U>)
-    return t[I];
+    return array_element(t, I);
   else
     return tree_node<U>::template get<I>(t);
+}
+
+/// Arrays of at most this many elements are walked written out, so that each element's
+/// address is a constant (an Eigen matrix's coefficient k is at a computed offset) and the
+/// pointers a small call passes are folded; longer ones are a loop.
+inline constexpr std::size_t written_out_walk_max = 16;
+
+/// Calls `f(element)` on each element of array node `t`.
+template <class T, class F>
+CALX_HOST_DEVICE constexpr CALX_INLINE void for_each_element(T& t, F&& f) {
+  constexpr std::size_t n = tree_node<std::remove_const_t<T>>::extent;
+  if constexpr (n <= written_out_walk_max) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) CALX_INLINE_LAMBDA {
+      (f(array_element(t, K)), ...);
+    }(std::make_index_sequence<n>{});
+  } else {
+    for (std::size_t k = 0; k < n; ++k) f(array_element(t, k));
+  }
 }
 
 /// Calls `f(leaf)` on every leaf of `t`, depth-first, left to right (the flattening order);
@@ -180,7 +213,7 @@ template <class T, class F>
 CALX_HOST_DEVICE constexpr CALX_INLINE void for_each_leaf(T& t, F&& f) {
   using U = std::remove_const_t<T>;
   if constexpr (array_node<U>) {
-    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) for_each_leaf(t[k], f);
+    for_each_element(t, [&](auto& e) CALX_INLINE_LAMBDA { for_each_leaf(e, f); });
   } else if constexpr (product_node<U>) {
     [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
       (for_each_leaf(tree_node<U>::template get<I>(t), f), ...);
@@ -192,12 +225,12 @@ CALX_HOST_DEVICE constexpr CALX_INLINE void for_each_leaf(T& t, F&& f) {
 
 /// `for_each_leaf` for structures of traced values: a `traced_whole` node is one leaf.
 template <class T, class F>
-constexpr void for_each_traced_leaf(T& t, F&& f) {
+constexpr CALX_INLINE void for_each_traced_leaf(T& t, F&& f) {
   using U = std::remove_const_t<T>;
   if constexpr (traced_whole<U>) {
     f(t);
   } else if constexpr (array_node<U>) {
-    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) for_each_traced_leaf(t[k], f);
+    for_each_element(t, [&](auto& e) CALX_INLINE_LAMBDA { for_each_traced_leaf(e, f); });
   } else if constexpr (product_node<U>) {
     [&]<std::size_t... I>(std::index_sequence<I...>) { (for_each_traced_leaf(tree_node<U>::template get<I>(t), f), ...); }(
         std::make_index_sequence<child_count_v<U>>{});
@@ -214,7 +247,7 @@ constexpr void zip_traced_leaves(A& a, B& b, F&& f) {
   if constexpr (traced_whole<U> || traced_whole<V>) {
     f(a, b);
   } else if constexpr (array_node<U>) {
-    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) zip_traced_leaves(a[k], b[k], f);
+    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) zip_traced_leaves(array_element(a, k), array_element(b, k), f);
   } else if constexpr (product_node<U>) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (zip_traced_leaves(tree_node<U>::template get<I>(a), tree_node<V>::template get<I>(b), f), ...);
@@ -230,7 +263,7 @@ template <class A, class B, class F>
 CALX_HOST_DEVICE constexpr CALX_INLINE void zip_leaves(A& a, B& b, F&& f) {
   using U = std::remove_const_t<A>;
   if constexpr (array_node<U>) {
-    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) zip_leaves(a[k], b[k], f);
+    for (std::size_t k = 0; k < tree_node<U>::extent; ++k) zip_leaves(array_element(a, k), array_element(b, k), f);
   } else if constexpr (product_node<U>) {
     using V = std::remove_const_t<B>;
     [&]<std::size_t... I>(std::index_sequence<I...>) CALX_INLINE_LAMBDA {
@@ -329,6 +362,12 @@ struct tree_traits<not_rebindable<T>> {
   template <class L>
   static constexpr bool uniform = false;
 };
+
+/// A type its tree node refuses (see `tree_node`): no leaf, and nothing to trace.
+template <class T>
+concept refused_type = requires { tree_node<T>::refusal(); };
+template <refused_type T>
+struct tree_traits<T> : tree_traits<not_rebindable<T>> {};
 
 template <class T, class Children = typename tree_node<T>::children>
 struct product_traits;

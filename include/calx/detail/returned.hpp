@@ -26,12 +26,16 @@ CALX_HOST_DEVICE CALX_INLINE constexpr R returned(const Fill& fill) {
 
 /// Asks a type that can (a calx::tensor) for its elements unset.
 struct unset_t {};
+/// Whether `R(unset_t{})` is such a request: said by the type (tensor_type.hpp), not
+/// probed, since a constructor template that takes anything (Eigen's) would pass a probe.
+template <class R>
+inline constexpr bool built_unset_v = false;
 
 /// The same for a `fill` that writes every number of `R` (a program's outputs, which are
 /// all of its result's): a tensor is not zeroed first (a pass over a large gradient). Two
 /// overloads, not an `if constexpr`, so that each has one named return (see above).
 template <class R, class Fill>
-  requires requires { R(unset_t{}); }
+  requires built_unset_v<R>
 CALX_HOST_DEVICE CALX_INLINE constexpr R returned_written(const Fill& fill) {
   R r(unset_t{});
   fill(r);
@@ -39,7 +43,7 @@ CALX_HOST_DEVICE CALX_INLINE constexpr R returned_written(const Fill& fill) {
 }
 /// A pair of a number and such a `R` (value_and_grad's): the same.
 template <class R, class Fill>
-  requires requires { typename R::second_type; } && std::is_constructible_v<typename R::second_type, unset_t>
+  requires requires { typename R::second_type; } && built_unset_v<typename R::second_type>
 CALX_HOST_DEVICE CALX_INLINE constexpr R returned_written(const Fill& fill) {
   R r(std::piecewise_construct, std::tuple<>{}, std::tuple<unset_t>{});
   fill(r);

@@ -1,7 +1,7 @@
 // A Ceres functor that branches on a parameter's value: calx traces one program for every
 // input, so the branch cannot be taken at compile time.
 // ERRORS: 1
-// EXPECT: functor branches on a parameter's value
+// EXPECT: the function branches on a traced value
 #include <calx/ceres.hpp>
 
 struct absolute {

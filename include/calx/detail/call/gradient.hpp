@@ -95,6 +95,12 @@ using without_values_t = typename without_values<Source>::type;
 template <class T>
 struct is_whole_leaf : std::bool_constant<traced_whole<T>> {};
 
+/// Whether a traced output is one scalar: a tracer, a rank-0 tensor, or a structure of one
+/// leaf whose numbers are one number (calx::eigen::scalar).
+template <class V>
+inline constexpr bool scalar_output_v =
+    real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1) || std::is_floating_point_v<rebind_t<V, double>>;
+
 /// `F`'s derivative with respect to the arguments `Argnums`; `Kind` (`grad_kind`, ...) says which.
 template <class F, class Argnums, bool Aux, class Kind>
 struct derivative_transform {
@@ -111,7 +117,7 @@ struct derivative_transform {
         else
           return true;
       }();
-      if constexpr (Kind::template check_call<Info, Split::valid, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)), picks_integers<Info, A...>(), fits>())
+      if constexpr (Kind::template check_call<Info, Split::valid, scalar_output_v<V>, picks_integers<Info, A...>(), fits>())
         return compute<C, Split, Info>(a...);
       else
         return invalid_program{};
@@ -296,7 +302,7 @@ struct trace_source<derivative_transform<G, Argnums, Aux, Kind>, Trees...> {
   // The transform's own checks (argnums, a scalar result), with their messages; the
   // result's type is only formed once they pass.
   static constexpr bool checked =
-      Kind::template check_call<Info, true, (real_tracer<V> || (traced_whole<V> && leaf_count_v<V> == 1)),
+      Kind::template check_call<Info, true, scalar_output_v<V>,
                           picks_integers<Info, Trees...>()>();
   struct unchecked {
     using type = tracer;

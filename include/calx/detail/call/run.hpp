@@ -161,17 +161,47 @@ arguments_in_place(const A&... a) {
                          int_leaves<A...>>(a...);
 }
 
+/// The element counts of the values of structures `T...` in flattening order (a tensor's
+/// extent, 1 for a number), from their types: what `result_values` holds, known at compile
+/// time so that a call's output pointers fold to constants.
+template <class T>
+constexpr void put_value_sizes(std::size_t* out, std::size_t& k) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (traced_whole<U>)
+    out[k++] = tree_node<U>::extent;
+  else if constexpr (array_node<U>)
+    for (std::size_t e = 0; e < tree_node<U>::extent; ++e) put_value_sizes<typename tree_node<U>::element>(out, k);
+  else if constexpr (product_node<U>)
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (put_value_sizes<child_t<U, I>>(out, k), ...);
+    }(std::make_index_sequence<child_count_v<U>>{});
+  else
+    out[k++] = 1;
+}
+template <class... T>
+struct value_sizes {
+  static constexpr std::size_t count = (std::size_t{0} + ... + value_count_v<T>);
+  static constexpr std::array<std::size_t, count == 0 ? 1 : count> value = [] {
+    std::array<std::size_t, count == 0 ? 1 : count> a{};
+    std::size_t k = 0;
+    (put_value_sizes<T>(a.data(), k), ...);
+    return a;
+  }();
+};
+
 /// Result structures' values, where the program writes them: the first element and the
-/// element count of each, in flattening order.
-template <class L, std::size_t N>
+/// element count of each, in flattening order. `Sizes` (a `value_sizes`) says the counts at
+/// compile time where the types do; void where a value's size is given at run time.
+template <class L, std::size_t N, class Sizes = void>
 struct result_values {
+  using sizes = Sizes;
   std::array<L*, N == 0 ? 1 : N> at{};
   std::array<std::size_t, N == 0 ? 1 : N> size{};
   constexpr result_values() = default;
   template <class... T>
   CALX_HOST_DEVICE constexpr explicit result_values(T&... t) {
     std::size_t k = 0;
-    auto put = [&]<class X>(X& leaf) {
+    auto put = [&]<class X>(X& leaf) CALX_INLINE_LAMBDA {
       if constexpr (traced_whole<X>) {
         at[k] = leaf.data();
         size[k++] = tree_node<X>::extent;
@@ -185,13 +215,14 @@ struct result_values {
 };
 
 template <class L, class... T>
-CALX_HOST_DEVICE constexpr result_values<L, (std::size_t{0} + ... + value_count_v<T>)> results_in_place(T&... t) {
-  return result_values<L, (std::size_t{0} + ... + value_count_v<T>)>(t...);
+CALX_HOST_DEVICE constexpr result_values<L, (std::size_t{0} + ... + value_count_v<T>), value_sizes<T...>> results_in_place(
+    T&... t) {
+  return result_values<L, (std::size_t{0} + ... + value_count_v<T>), value_sizes<T...>>(t...);
 }
 
 /// `values` and one more value, `size` numbers at `at` (residuals, outputs not returned).
-template <class L, std::size_t N>
-CALX_HOST_DEVICE constexpr result_values<L, N + 1> and_value(const result_values<L, N>& values, L* at, std::size_t size) {
+template <class L, std::size_t N, class S>
+CALX_HOST_DEVICE constexpr result_values<L, N + 1> and_value(const result_values<L, N, S>& values, L* at, std::size_t size) {
   result_values<L, N + 1> r{};
   for (std::size_t k = 0; k < N; ++k) {
     r.at[k] = values.at[k];
@@ -202,26 +233,51 @@ CALX_HOST_DEVICE constexpr result_values<L, N + 1> and_value(const result_values
   return r;
 }
 
+/// Where each of `K` program outputs at flat positions `offset` lies among values of
+/// element counts `sizes`: its value and its place in it.
+struct output_place {
+  std::size_t value = 0, at = 0;
+};
+template <std::size_t K, class Offsets, class Sizes>
+constexpr std::array<output_place, K == 0 ? 1 : K> output_places(const Offsets& offset, const Sizes& sizes) {
+  std::array<output_place, K == 0 ? 1 : K> p{};
+  std::size_t v = 0, start = 0;
+  for (std::size_t k = 0; k < K; ++k) {
+    while (start + sizes[v] <= offset[k]) start += sizes[v++];
+    p[k] = {v, offset[k] - start};
+  }
+  return p;
+}
+
 /// Runs program `Source` on numbers in place: input k read from `in[k]` (one pointer per
 /// program input), outputs written into `out`'s values. An output may be part of a value (a
-/// Jacobian's entries fill one tensor): it is found by its flat position.
-template <class Source, class L, std::size_t NO, class Ints = no_integer_inputs>
-CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_values<L, NO>& out, Ints ints = {}) {
+/// Jacobian's entries fill one tensor): it is found by its flat position, at compile time
+/// where `out`'s sizes are known then.
+template <class Source, class L, std::size_t NO, class S, class Ints = no_integer_inputs>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_values<L, NO, S>& out, Ints ints = {}) {
   using M = materialized<lowered_t<Source, L>>;  // not a reference: device code may not bind the host's constant
   using IRT = typename M::ir_type;
-  std::array<L*, IRT::output_leaves == 0 ? 1 : IRT::output_leaves> op{};
+  constexpr std::size_t K = IRT::output_leaves;
+  std::array<L*, K == 0 ? 1 : K> op{};
   constexpr auto offset = M::value.output_offset;  // a local copy: device code cannot index the host's constant
-  std::size_t v = 0, start = 0;               // the value holding flat position `start`
-  for (std::size_t k = 0; k < IRT::output_leaves; ++k) {
-    while (start + out.size[v] <= offset[k]) start += out.size[v++];
-    op[k] = out.at[v] + (offset[k] - start);
+  if constexpr (!std::is_void_v<S> && K <= written_out_walk_max * 4) {
+    constexpr auto place = output_places<K>(offset, S::value);
+    [&]<std::size_t... k>(std::index_sequence<k...>) CALX_INLINE_LAMBDA {
+      ((op[k] = out.at[place[k].value] + place[k].at), ...);
+    }(std::make_index_sequence<K>{});
+  } else {
+    std::size_t v = 0, start = 0;  // the value holding flat position `start`
+    for (std::size_t k = 0; k < K; ++k) {
+      while (start + out.size[v] <= offset[k]) start += out.size[v++];
+      op[k] = out.at[v] + (offset[k] - start);
+    }
   }
   evaluate<M::slotted>(in, op.data(), ints);
 }
 
 /// `run_into` on argument structures: their values are the program's inputs, one for one.
-template <class Source, class L, std::size_t NI, std::size_t NC, class Ints, std::size_t NO>
-CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI, NC, Ints>& in, const result_values<L, NO>& out) {
+template <class Source, class L, std::size_t NI, std::size_t NC, class Ints, std::size_t NO, class S>
+CALX_HOST_DEVICE CALX_INLINE void run_into(const argument_values<L, NI, NC, Ints>& in, const result_values<L, NO, S>& out) {
   static_assert(NI == materialized<Source>::ir_type::input_leaves, "calx internal: input count mismatch");
   run_into<Source>(in.at.data(), out, integer_inputs<Ints>{in.ints.data()});
 }

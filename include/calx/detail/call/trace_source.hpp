@@ -235,19 +235,27 @@ struct untraceable_batch<std::span<T>> : std::bool_constant<!tree_traits<std::sp
 
 template <class... A>
 constexpr bool diagnose_arguments() {
-  constexpr bool structured = (untraceable_batch<std::remove_cvref_t<A>>::value || ...);
-  static_assert(!structured, CALX_MSG_BATCH_OF_STRUCTURES);
-  constexpr bool valid = (tree_traits<std::remove_cvref_t<A>>::valid && ...);
-  static_assert(valid || structured, CALX_MSG_BAD_LEAF);
-  constexpr bool rebindable = !valid || (tree_traits<rebind_t<A, tracer>>::valid && ...);
-  static_assert(rebindable, CALX_MSG_STRUCT_NOT_TRACEABLE);
-  if constexpr (valid && rebindable && sizeof...(A) > 0) {
-    using L = common_leaf_t<A...>;
-    constexpr bool same = (leaves_are_v<A, L> && ...);
-    static_assert(same, CALX_MSG_MIXED_PRECISION);
-    return same;
+  if constexpr ((refused_type<std::remove_cvref_t<A>> || ...)) {
+    // A type that refuses itself says why, alone (`tree_node`'s `refusal`).
+    ([] {
+      if constexpr (refused_type<std::remove_cvref_t<A>>) tree_node<std::remove_cvref_t<A>>::refusal();
+    }(), ...);
+    return false;
+  } else {
+    constexpr bool structured = (untraceable_batch<std::remove_cvref_t<A>>::value || ...);
+    static_assert(!structured, CALX_MSG_BATCH_OF_STRUCTURES);
+    constexpr bool valid = (tree_traits<std::remove_cvref_t<A>>::valid && ...);
+    static_assert(valid || structured, CALX_MSG_BAD_LEAF);
+    constexpr bool rebindable = !valid || (tree_traits<rebind_t<A, tracer>>::valid && ...);
+    static_assert(rebindable, CALX_MSG_STRUCT_NOT_TRACEABLE);
+    if constexpr (valid && rebindable && sizeof...(A) > 0) {
+      using L = common_leaf_t<A...>;
+      constexpr bool same = (leaves_are_v<A, L> && ...);
+      static_assert(same, CALX_MSG_MIXED_PRECISION);
+      return same;
+    }
+    return valid && rebindable;
   }
-  return valid && rebindable;
 }
 
 
