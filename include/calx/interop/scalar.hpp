@@ -126,19 +126,24 @@ constexpr bool fold_structure(char op, const scalar& a, const scalar& b, scalar&
 }
 }  // namespace detail
 
+// `name` (a function of two scalars, returning `R`) with a plain number on either side:
+// the number as a constant scalar.
+#define CALX_INTEROP_WITH_NUMBERS(R, name)          \
+  template <calx::number N>                         \
+  constexpr R name(const scalar& a, N b) {          \
+    return name(a, scalar(b));                      \
+  }                                                 \
+  template <calx::number N>                         \
+  constexpr R name(N a, const scalar& b) {          \
+    return name(scalar(a), b);                      \
+  }
+
 #define CALX_INTEROP_BINARY(sym)                                                                           \
   constexpr scalar operator sym(const scalar& a, const scalar& b) {                                     \
     if (scalar r; detail::fold_structure(#sym[0], a, b, r)) return r;                                   \
     return detail::lift([](auto x, auto y) { return x sym y; }, a, b);                                  \
   }                                                                                                      \
-  template <calx::number N>                                                                          \
-  constexpr scalar operator sym(const scalar& a, N b) {                                                  \
-    return a sym scalar(b);                                                                              \
-  }                                                                                                      \
-  template <calx::number N>                                                                          \
-  constexpr scalar operator sym(N a, const scalar& b) {                                                  \
-    return scalar(a) sym b;                                                                              \
-  }                                                                                                      \
+  CALX_INTEROP_WITH_NUMBERS(scalar, operator sym)                                                        \
   constexpr scalar& scalar::operator sym##=(const scalar& b) { return *this = *this sym b; }
 CALX_INTEROP_BINARY(+)
 CALX_INTEROP_BINARY(-)
@@ -156,14 +161,7 @@ constexpr scalar operator+(const scalar& a) { return a; }
     if (a.traced() || b.traced()) return condition{a.traced() ? a.value.graph : b.value.graph, false};    \
     return condition{nullptr, a.constant sym b.constant};                                                \
   }                                                                                                      \
-  template <calx::number N>                                                                          \
-  constexpr condition operator sym(const scalar& a, N b) {                                               \
-    return a sym scalar(b);                                                                              \
-  }                                                                                                      \
-  template <calx::number N>                                                                          \
-  constexpr condition operator sym(N a, const scalar& b) {                                               \
-    return scalar(a) sym b;                                                                              \
-  }
+  CALX_INTEROP_WITH_NUMBERS(condition, operator sym)
 CALX_INTEROP_COMPARE(<)
 CALX_INTEROP_COMPARE(<=)
 CALX_INTEROP_COMPARE(>)
@@ -220,20 +218,14 @@ CALX_INTEROP_UNARY(erfc, erfc)
     return detail::lift([](auto x, auto y) { return ::calx::calx_fn(x, y); },                            \
                         [](double x, double y) { return detail::on_constants(std::name(x, y)); }, a, b); \
   }                                                                                                      \
-  template <calx::number N>                                                                          \
-  constexpr scalar name(const scalar& a, N b) {                                                          \
-    return name(a, scalar(b));                                                                           \
-  }                                                                                                      \
-  template <calx::number N>                                                                          \
-  constexpr scalar name(N a, const scalar& b) {                                                          \
-    return name(scalar(a), b);                                                                           \
-  }
+  CALX_INTEROP_WITH_NUMBERS(scalar, name)
 CALX_INTEROP_BINARY_FN(pow, pow)
 CALX_INTEROP_BINARY_FN(atan2, atan2)
 CALX_INTEROP_BINARY_FN(hypot, hypot)
 CALX_INTEROP_BINARY_FN(fmin, min)
 CALX_INTEROP_BINARY_FN(fmax, max)
 #undef CALX_INTEROP_BINARY_FN
+#undef CALX_INTEROP_WITH_NUMBERS
 
 }  // namespace interop
 

@@ -260,6 +260,8 @@ CALX_HOST_DEVICE CALX_INLINE void run_into(const L* const* in, const result_valu
   constexpr std::size_t K = IRT::output_leaves;
   std::array<L*, K == 0 ? 1 : K> op{};
   constexpr auto offset = M::value.output_offset;  // a local copy: device code cannot index the host's constant
+  // Up to 64 outputs written out from their places; more (a large Jacobian entry by entry)
+  // keep the loop, whose fold would grow the compile with the outputs.
   if constexpr (!std::is_void_v<S> && K <= written_out_walk_max * 4) {
     constexpr auto place = output_places<K>(offset, S::value);
     [&]<std::size_t... k>(std::index_sequence<k...>) CALX_INLINE_LAMBDA {
